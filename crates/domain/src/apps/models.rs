@@ -1,0 +1,123 @@
+use std::fmt;
+
+use crate::name::Name;
+use crate::secrets::SecretHash;
+use crate::webhooks::url::WebhookUrl;
+use crate::{AppId, TenantId, Timestamp};
+
+/// An integration of one tenant.
+#[derive(Debug, Clone)]
+pub struct App {
+    pub id: AppId,
+    pub tenant_id: TenantId,
+    pub name: Name,
+    /// Where `CLICKWRAP_EVENT_VERIFIED` goes; none means no webhook.
+    pub webhook_url: Option<WebhookUrl>,
+    /// The operator can pause delivery without losing events: deliveries are still recorded.
+    pub webhook_enabled: bool,
+    /// Empty means any origin may use the public client routes.
+    pub allowed_origins: Vec<Origin>,
+    pub app_key_hash: SecretHash,
+    /// The webhook signing secret, sealed with a server key (it must be readable to sign).
+    pub webhook_secret_sealed: Vec<u8>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl App {
+    /// Whether a browser request from `origin` may use the public client routes.
+    /// Requests without an `Origin` header (servers, native apps) are not restricted.
+    pub fn allows_origin(&self, origin: Option<&str>) -> bool {
+        match origin {
+            None => true,
+            Some(_) if self.allowed_origins.is_empty() => true,
+            Some(text) => Origin::parse(text).is_ok_and(|origin| self.allowed_origins.contains(&origin)),
+        }
+    }
+
+    /// Additional authenticated data that binds a sealed secret to this app's row.
+    pub fn secret_binding(&self) -> [u8; 16] {
+        *self.id.as_bytes()
+    }
+}
+
+/// At most this many allowed origins per app.
+pub const MAX_ALLOWED_ORIGINS: usize = 50;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidOrigins {
+    #[error("allowedOrigins[{index}]: {source}")]
+    Invalid { index: usize, source: InvalidOrigin },
+    #[error("allowedOrigins holds at most {MAX_ALLOWED_ORIGINS} origins")]
+    TooMany,
+}
+
+/// Parses a list of origins, dropping repeats.
+pub fn parse_origins<S: AsRef<str>>(origins: &[S]) -> Result<Vec<Origin>, InvalidOrigins> {
+    if origins.len() > MAX_ALLOWED_ORIGINS {
+        return Err(InvalidOrigins::TooMany);
+    }
+    let mut parsed: Vec<Origin> = Vec::with_capacity(origins.len());
+    for (index, text) in origins.iter().enumerate() {
+        let origin = Origin::parse(text.as_ref()).map_err(|source| InvalidOrigins::Invalid { index, source })?;
+        if !parsed.contains(&origin) {
+            parsed.push(origin);
+        }
+    }
+    Ok(parsed)
+}
+
+/// A web origin: `scheme://host[:port]`, lowercase, no path.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Origin(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("an origin is scheme://host[:port] with scheme http or https and no path, like https://app.example.com")]
+pub struct InvalidOrigin;
+
+impl Origin {
+    pub fn parse(text: &str) -> Result<Self, InvalidOrigin> {
+        let lower = text.trim().to_ascii_lowercase();
+        let rest = lower
+            .strip_prefix("https://")
+            .or_else(|| lower.strip_prefix("http://"))
+            .ok_or(InvalidOrigin)?;
+        let (host, port) = match rest.rsplit_once(':') {
+            Some((host, port)) if !host.ends_with(']') || rest.starts_with('[') => (host, Some(port)),
+            _ => (rest, None),
+        };
+        let host_ok = !host.is_empty()
+            && host.len() <= 253
+            && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'));
+        let port_ok = port.is_none_or(|p| p.parse::<u16>().is_ok_and(|p| p > 0));
+        if host_ok && port_ok {
+            Ok(Self(lower))
+        } else {
+            Err(InvalidOrigin)
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Origin({:?})", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_are_normalised_and_paths_refused() {
+        assert_eq!(Origin::parse("https://App.Example.com").unwrap().as_str(), "https://app.example.com");
+        assert!(Origin::parse("http://localhost:3000").is_ok());
+        for bad in ["", "app.example.com", "ftp://x", "https://", "https://x/path", "https://x:0", "https://x:99999"] {
+            assert_eq!(Origin::parse(bad), Err(InvalidOrigin), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,190 @@
+use crate::content::hash::ContentHash;
+use crate::templates::customizations::AgreementMode;
+use crate::templates::versioning::VersionNumber;
+use crate::{AppId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
+
+/// What the end user did in the dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    Accepted,
+    Declined,
+}
+
+impl Action {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Action::Accepted => "ACCEPTED",
+            Action::Declined => "DECLINED",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "ACCEPTED" => Some(Action::Accepted),
+            "DECLINED" => Some(Action::Declined),
+            _ => None,
+        }
+    }
+}
+
+/// The state of a clickwrap event. It starts `Unverified` and becomes the end user's action only
+/// when the operator's backend verifies the Signature, once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventStatus {
+    Unverified,
+    Accepted,
+    Declined,
+}
+
+impl EventStatus {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EventStatus::Unverified => "UNVERIFIED",
+            EventStatus::Accepted => "ACCEPTED",
+            EventStatus::Declined => "DECLINED",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "UNVERIFIED" => Some(EventStatus::Unverified),
+            "ACCEPTED" => Some(EventStatus::Accepted),
+            "DECLINED" => Some(EventStatus::Declined),
+            _ => None,
+        }
+    }
+
+    pub const fn is_verified(self) -> bool {
+        !matches!(self, EventStatus::Unverified)
+    }
+}
+
+impl From<Action> for EventStatus {
+    fn from(action: Action) -> Self {
+        match action {
+            Action::Accepted => EventStatus::Accepted,
+            Action::Declined => EventStatus::Declined,
+        }
+    }
+}
+
+/// How the clickwrap was shown: part of the evidence of what the end user agreed to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PresentationMode {
+    Dialog,
+    Inline,
+}
+
+impl PresentationMode {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PresentationMode::Dialog => "DIALOG",
+            PresentationMode::Inline => "INLINE",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "DIALOG" => Some(PresentationMode::Dialog),
+            "INLINE" => Some(PresentationMode::Inline),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Presentation {
+    pub mode: PresentationMode,
+    pub agreement_mode: AgreementMode,
+    /// The exact wording of the button the end user pressed to accept.
+    pub accept_label: String,
+    /// The exact wording next to the checkbox, in checkbox mode.
+    pub checkbox_label: Option<String>,
+}
+
+/// One presentation of a template version to an end user and the action taken on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClickwrapEvent {
+    pub id: EventId,
+    pub tenant_id: TenantId,
+    pub app_id: AppId,
+    pub template_id: TemplateId,
+    /// The template's name when it was shown (names can change later; the evidence cannot).
+    pub template_name: String,
+    pub version: VersionNumber,
+    pub effective_at: Timestamp,
+    pub end_user_id: EndUserId,
+    pub action: Action,
+    pub status: EventStatus,
+    pub language: Language,
+    /// The content exactly as it was shown: sanitized HTML with placeholders filled.
+    pub content: String,
+    pub content_hash: ContentHash,
+    /// JSON text of the placeholder values, or none.
+    pub template_placeholders: Option<String>,
+    /// JSON text: client IP, user agent and what the client reported about itself.
+    pub technical_metadata: String,
+    pub presentation: Presentation,
+    pub presented_at: Timestamp,
+    pub action_at: Timestamp,
+    pub verified_at: Option<Timestamp>,
+}
+
+/// A transition the event state machine does not allow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum TransitionError {
+    #[error("the event was already verified as {}", .0.as_str())]
+    AlreadyVerified(EventStatus),
+}
+
+impl ClickwrapEvent {
+    /// UNVERIFIED becomes the end user's action, once. Every other transition is refused.
+    pub fn verify(&mut self, at: Timestamp) -> Result<(), TransitionError> {
+        if self.status.is_verified() {
+            return Err(TransitionError::AlreadyVerified(self.status));
+        }
+        self.status = self.action.into();
+        self.verified_at = Some(at);
+        Ok(())
+    }
+}
+
+/// The spec's filters of the events list; all optional, combinable.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EventFilter {
+    pub template_id: Option<TemplateId>,
+    pub end_user_id: Option<EndUserId>,
+    /// ACCEPTED or DECLINED (the list holds verified events only).
+    pub status: Option<Action>,
+    /// Inclusive bounds on `actionAt`.
+    pub from: Option<Timestamp>,
+    pub to: Option<Timestamp>,
+}
+
+impl EventFilter {
+    /// A canonical byte string of the filters, so a cursor can be bound to exactly them.
+    pub fn fingerprint(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(128);
+        let mut field = |tag: u8, value: &[u8]| {
+            bytes.push(tag);
+            bytes.extend_from_slice(&u32::try_from(value.len()).unwrap_or(u32::MAX).to_be_bytes());
+            bytes.extend_from_slice(value);
+        };
+        if let Some(id) = &self.template_id {
+            field(1, id.as_bytes());
+        }
+        if let Some(user) = &self.end_user_id {
+            field(2, user.as_str().as_bytes());
+        }
+        if let Some(status) = self.status {
+            field(3, status.as_str().as_bytes());
+        }
+        if let Some(from) = self.from {
+            field(4, &from.unix_millis().to_be_bytes());
+        }
+        if let Some(to) = self.to {
+            field(5, &to.unix_millis().to_be_bytes());
+        }
+        bytes
+    }
+}

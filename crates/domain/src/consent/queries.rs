@@ -1,0 +1,336 @@
+//! Reading the evidence: the events list, event details, certificates, consent status per end
+//! user, re-accept requests and the templates an app may use.
+
+use super::acceptance::ConsentStatus;
+use super::cursor::{self, EventPosition};
+use super::models::{ClickwrapEvent, EventFilter, EventStatus};
+use crate::apps::models::App;
+use crate::ports::{StorageError, StoredCertificate};
+use crate::service::ClickwrapService;
+use crate::templates::models::{Template, TemplateVersion};
+use crate::templates::versioning::VersionNumber;
+use crate::webhooks::models::Delivery;
+use crate::{EndUserId, EventId, Tag, TemplateId, TenantId, Timestamp};
+
+/// Items per page of the events list: 1 to 100, default 20.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageLimit(u8);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("limit must be an integer from 1 to 100")]
+pub struct InvalidPageLimit;
+
+impl PageLimit {
+    pub const DEFAULT: PageLimit = PageLimit(20);
+    pub const MAX: u8 = 100;
+
+    pub fn parse(value: i64) -> Result<Self, InvalidPageLimit> {
+        u8::try_from(value)
+            .ok()
+            .filter(|v| (1..=Self::MAX).contains(v))
+            .map(PageLimit)
+            .ok_or(InvalidPageLimit)
+    }
+
+    pub fn get(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl Default for PageLimit {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventPage {
+    pub items: Vec<ClickwrapEvent>,
+    /// Opaque; `None` when no more results remain.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListEventsError {
+    #[error("from must not be after to")]
+    FromAfterTo,
+    #[error("nextPageCursor is not valid for this list")]
+    InvalidCursor,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventDetails {
+    pub event: ClickwrapEvent,
+    pub certificate_sha256: Option<[u8; 32]>,
+    pub delivery: Option<Delivery>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EventLookupError {
+    /// Unknown, unverified, or another tenant's.
+    #[error("the event could not be found")]
+    NotFound,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CertificateError {
+    /// Unknown, unverified, or another tenant's.
+    #[error("the event could not be found")]
+    NotFound,
+    /// Only accepted events have a certificate.
+    #[error("the event was declined; only accepted events have a certificate")]
+    NotAccepted,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// One template in an end user's consent status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusItem {
+    pub template_id: TemplateId,
+    pub template_name: String,
+    pub tags: Vec<Tag>,
+    pub version: VersionNumber,
+    pub effective_at: Timestamp,
+    pub status: ConsentStatus,
+    pub re_acceptance_required: bool,
+    pub last_status_update: Option<Timestamp>,
+    pub event_id: Option<EventId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsentStatusView {
+    pub end_user_id: EndUserId,
+    /// ACCEPTED when every item is; else the first item's status (NO_DATA with no items).
+    pub status: ConsentStatus,
+    pub items: Vec<StatusItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StatusError {
+    #[error("the template could not be found")]
+    TemplateNotFound,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// The outcome of a re-accept request for one end user and template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReAcceptOutcome {
+    /// The end user will be asked to accept again.
+    Requested,
+    /// Nothing to do: the template is not available to the app, or the end user has no standing
+    /// acceptance of its current major version.
+    Skipped,
+}
+
+impl ReAcceptOutcome {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ReAcceptOutcome::Requested => "RE_ACCEPT_REQUESTED",
+            ReAcceptOutcome::Skipped => "SKIPPED",
+        }
+    }
+}
+
+/// At most this many end users and templates in one re-accept request, and this long a reason.
+pub const RE_ACCEPT_MAX_END_USERS: usize = 1000;
+pub const RE_ACCEPT_MAX_TEMPLATES: usize = 100;
+pub const RE_ACCEPT_REASON_MAX_CHARS: usize = 500;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReAcceptError {
+    #[error("endUserIds and clickwrapTemplateIds must each hold at least one entry")]
+    Empty,
+    #[error("at most {RE_ACCEPT_MAX_END_USERS} endUserIds and {RE_ACCEPT_MAX_TEMPLATES} clickwrapTemplateIds")]
+    TooMany,
+    #[error("reason must be at most {RE_ACCEPT_REASON_MAX_CHARS} characters")]
+    ReasonTooLong,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl ClickwrapService {
+    /// Verified events of the tenant, newest first by `actionAt`, a page at a time.
+    pub async fn list_events(
+        &self,
+        tenant: TenantId,
+        filter: &EventFilter,
+        cursor_text: Option<&str>,
+        limit: PageLimit,
+    ) -> Result<EventPage, ListEventsError> {
+        if let (Some(from), Some(to)) = (filter.from, filter.to) {
+            if from > to {
+                return Err(ListEventsError::FromAfterTo);
+            }
+        }
+        let scope = cursor_scope(tenant, filter);
+        let after = cursor_text
+            .map(|text| cursor::open(&self.keys, &scope, text).map_err(|_| ListEventsError::InvalidCursor))
+            .transpose()?;
+        // One more than asked tells whether another page exists without a count query.
+        let mut items = self.ports.events.list_verified_events(tenant, filter, after.as_ref(), limit.get() + 1).await?;
+        let more = items.len() > limit.get();
+        items.truncate(limit.get());
+        let next_cursor = match items.last() {
+            Some(last) if more => {
+                Some(cursor::seal(&self.keys, &scope, &EventPosition { action_at: last.action_at, event_id: last.id }))
+            }
+            _ => None,
+        };
+        Ok(EventPage { items, next_cursor })
+    }
+
+    /// A verified event with its certificate digest and webhook delivery state.
+    pub async fn event_details(&self, tenant: TenantId, id: EventId) -> Result<EventDetails, EventLookupError> {
+        let event = self.verified_event(tenant, id).await?.ok_or(EventLookupError::NotFound)?;
+        let certificate = match event.status {
+            EventStatus::Accepted => self.ports.events.find_certificate(tenant, id).await?,
+            _ => None,
+        };
+        let delivery = self.ports.events.find_delivery_for_event(tenant, id).await?;
+        Ok(EventDetails { event, certificate_sha256: certificate.map(|c| c.sha256), delivery })
+    }
+
+    /// The stored Certificate of Acceptance of an accepted, verified event.
+    pub async fn certificate(
+        &self,
+        tenant: TenantId,
+        id: EventId,
+    ) -> Result<(ClickwrapEvent, StoredCertificate), CertificateError> {
+        let event = self.verified_event(tenant, id).await?.ok_or(CertificateError::NotFound)?;
+        if event.status != EventStatus::Accepted {
+            return Err(CertificateError::NotAccepted);
+        }
+        let certificate = self.ports.events.find_certificate(tenant, id).await?.ok_or(CertificateError::NotFound)?;
+        Ok((event, certificate))
+    }
+
+    /// The end user's consent to each enabled template available to the app (or to one of them),
+    /// for its latest Effective major version.
+    pub async fn consent_status(
+        &self,
+        app: &App,
+        end_user: &EndUserId,
+        only: Option<TemplateId>,
+    ) -> Result<ConsentStatusView, StatusError> {
+        let now = self.now();
+        let mut servable = self.servable_templates(app, now).await?;
+        if let Some(id) = only {
+            servable.retain(|(template, _)| template.id == id);
+            if servable.is_empty() {
+                return Err(StatusError::TemplateNotFound);
+            }
+        }
+        let mut items = Vec::with_capacity(servable.len());
+        for (template, version) in servable {
+            let snapshot =
+                self.ports.events.consent_snapshot(app.tenant_id, end_user, template.id, version.number.major).await?;
+            let event = snapshot.status_event();
+            items.push(StatusItem {
+                template_id: template.id,
+                template_name: template.name.as_str().to_owned(),
+                tags: template.tags.iter().cloned().collect(),
+                version: version.number,
+                effective_at: version.effective_at,
+                status: snapshot.status(),
+                re_acceptance_required: snapshot.re_acceptance_required(),
+                last_status_update: event.map(|e| e.verified_at.unwrap_or(e.action_at)),
+                event_id: event.map(|e| e.event_id),
+            });
+        }
+        let status = if !items.is_empty() && items.iter().all(|i| i.status == ConsentStatus::Accepted) {
+            ConsentStatus::Accepted
+        } else {
+            items.first().map_or(ConsentStatus::NoData, |i| i.status)
+        };
+        Ok(ConsentStatusView { end_user_id: end_user.clone(), status, items })
+    }
+
+    /// Asks end users to accept templates again; earlier acceptances stay on record.
+    pub async fn request_re_accept(
+        &self,
+        app: &App,
+        end_users: &[EndUserId],
+        templates: &[TemplateId],
+        reason: Option<&str>,
+    ) -> Result<Vec<(EndUserId, TemplateId, ReAcceptOutcome)>, ReAcceptError> {
+        if end_users.is_empty() || templates.is_empty() {
+            return Err(ReAcceptError::Empty);
+        }
+        if end_users.len() > RE_ACCEPT_MAX_END_USERS || templates.len() > RE_ACCEPT_MAX_TEMPLATES {
+            return Err(ReAcceptError::TooMany);
+        }
+        if reason.is_some_and(|r| r.chars().count() > RE_ACCEPT_REASON_MAX_CHARS) {
+            return Err(ReAcceptError::ReasonTooLong);
+        }
+        let now = self.now();
+        let mut results = Vec::with_capacity(end_users.len() * templates.len());
+        for template_id in templates {
+            let template = self.ports.templates.find_template(app.tenant_id, *template_id).await?;
+            let major = template
+                .as_ref()
+                .filter(|t| t.is_available_to(app.id))
+                .and_then(|t| t.effective_version(now))
+                .map(|v| v.number.major);
+            for end_user in end_users {
+                let outcome = match major {
+                    Some(major) => {
+                        let snapshot =
+                            self.ports.events.consent_snapshot(app.tenant_id, end_user, *template_id, major).await?;
+                        if snapshot.acceptance_required(false) {
+                            ReAcceptOutcome::Skipped
+                        } else {
+                            self.ports.events.request_re_accept(app.tenant_id, end_user, *template_id, reason, now).await?;
+                            ReAcceptOutcome::Requested
+                        }
+                    }
+                    None => ReAcceptOutcome::Skipped,
+                };
+                results.push((end_user.clone(), *template_id, outcome));
+            }
+        }
+        Ok(results)
+    }
+
+    /// Enabled templates with an Effective version, available to the app, carrying all `tags`.
+    pub async fn available_templates(
+        &self,
+        app: &App,
+        tags: &[Tag],
+    ) -> Result<Vec<(Template, TemplateVersion)>, StorageError> {
+        let mut servable = self.servable_templates(app, self.now()).await?;
+        servable.retain(|(template, _)| template.has_tags(tags));
+        Ok(servable)
+    }
+
+    async fn servable_templates(
+        &self,
+        app: &App,
+        now: Timestamp,
+    ) -> Result<Vec<(Template, TemplateVersion)>, StorageError> {
+        let templates = self.ports.templates.list_templates(app.tenant_id).await?;
+        Ok(templates
+            .into_iter()
+            .filter_map(|template| {
+                let version = template.servable_version(app.id, now).ok()?.clone();
+                Some((template, version))
+            })
+            .collect())
+    }
+
+    async fn verified_event(&self, tenant: TenantId, id: EventId) -> Result<Option<ClickwrapEvent>, StorageError> {
+        Ok(self.ports.events.find_event(tenant, id).await?.filter(|e| e.status.is_verified()))
+    }
+}
+
+/// Binds a cursor to the tenant and the exact filters it was made for.
+fn cursor_scope(tenant: TenantId, filter: &EventFilter) -> Vec<u8> {
+    let mut scope = tenant.as_bytes().to_vec();
+    scope.extend_from_slice(&filter.fingerprint());
+    scope
+}

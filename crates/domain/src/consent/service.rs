@@ -1,0 +1,376 @@
+//! The consent flow: what the SDK is shown, recording the end user's action, and verifying the
+//! Signature on the operator's backend.
+
+use super::models::{Action, ClickwrapEvent, EventStatus, Presentation};
+use super::signature::{self, SignatureClaims, SignatureError, ServiceSignature};
+use crate::apps::models::App;
+use crate::content::escape_html;
+use crate::content::hash::ContentHash;
+use crate::content::placeholders::{PlaceholderValues, render};
+use crate::limits::quota::QuotaPeriod;
+use crate::ports::{CertificateFacts, CommitVerificationError, RenderError, StorageError, StoredCertificate, VerificationRecord};
+use crate::service::ClickwrapService;
+use crate::templates::customizations::{Customizations, DialogTexts};
+use crate::templates::models::{Template, TemplateVersion};
+use crate::templates::versioning::{VersionNumber, VersionState};
+use crate::webhooks::models::outbox_entry;
+use crate::{DeliveryId, EndUserId, EventId, Language, LanguagePreference, TemplateId, Timestamp};
+
+/// The template could not be found for this app: unknown, another tenant's, disabled, not linked,
+/// or without an Effective version. The API says 404 and nothing more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the template could not be found")]
+pub struct TemplateNotFound;
+
+/// `GET /clickwrap`: what the SDK needs to decide whether to show the dialog and what to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClickwrapCheck {
+    pub template_id: TemplateId,
+    pub end_user_id: EndUserId,
+    pub language: LanguagePreference,
+    pub placeholders: PlaceholderValues,
+}
+
+/// A version rendered for one end user in one language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedVersion {
+    pub template_id: TemplateId,
+    pub name: String,
+    pub version: VersionNumber,
+    pub effective_at: Timestamp,
+    pub language: Language,
+    pub content: String,
+    pub content_hash: ContentHash,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClickwrapView {
+    pub acceptance_required: bool,
+    pub rendered: RenderedVersion,
+    /// A short label for the inline checkbox: the consent wording and the agreement's name.
+    pub inline_content: String,
+    pub customizations: Customizations,
+    pub texts: DialogTexts,
+}
+
+/// `GET /clickwrap/content`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentQuery {
+    pub template_id: TemplateId,
+    /// A specific version; without it the latest Effective one, or with `end_user_id` the version
+    /// that end user last accepted.
+    pub version: Option<VersionNumber>,
+    pub language: LanguagePreference,
+    pub placeholders: PlaceholderValues,
+    pub end_user_id: Option<EndUserId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClickwrapQueryError {
+    #[error(transparent)]
+    NotFound(#[from] TemplateNotFound),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// `POST /clickwrap`: the end user acted on a presented version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PresentedAction {
+    pub template_id: TemplateId,
+    pub version: VersionNumber,
+    pub end_user_id: EndUserId,
+    pub action: Action,
+    pub language: Language,
+    pub placeholders: PlaceholderValues,
+    /// The hash of the content the client displayed; must match what the server renders.
+    pub content_hash: ContentHash,
+    pub presented_at: Timestamp,
+    pub presentation: Presentation,
+    /// What the client reported about itself (screen, timezone, platform …): a JSON object.
+    pub client_metadata: serde_json::Map<String, serde_json::Value>,
+    pub client_ip: Option<String>,
+    pub user_agent: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedAction {
+    pub event: ClickwrapEvent,
+    pub signature: ServiceSignature,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordActionError {
+    #[error(transparent)]
+    NotFound(#[from] TemplateNotFound),
+    /// A newer version is in force and this one was not in force when it was presented.
+    #[error("version {0} is no longer in force")]
+    VersionSuperseded(VersionNumber),
+    #[error("the version has no content in {0}")]
+    LanguageNotAvailable(Language),
+    #[error("contentHash does not match the content of that version in that language with those placeholders")]
+    ContentMismatch,
+    #[error("presentedAt must lie within the last day and not in the future")]
+    PresentedAtOutOfRange,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedEvent {
+    pub event: ClickwrapEvent,
+    pub certificate_sha256: Option<[u8; 32]>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error("the Signature is not valid")]
+    InvalidSignature,
+    #[error("the Signature has expired")]
+    SignatureExpired,
+    #[error("the Signature belongs to another app")]
+    AppMismatch,
+    #[error("the Signature was already verified")]
+    AlreadyVerified { event_id: EventId },
+    #[error("the event quota of this period is used up")]
+    QuotaExceeded { retry_after_secs: u64 },
+    #[error(transparent)]
+    Certificate(#[from] RenderError),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+const INLINE_SEPARATOR: &str = ": ";
+
+impl ClickwrapService {
+    /// `GET /clickwrap`: the latest Effective version for this end user and whether they must accept.
+    pub async fn check_clickwrap(&self, app: &App, check: &ClickwrapCheck) -> Result<ClickwrapView, ClickwrapQueryError> {
+        let now = self.now();
+        let template = self.servable_template(app, check.template_id).await?;
+        let version = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
+        let rendered = render_version(&template, version, &check.language, &check.placeholders)?;
+        let snapshot = self
+            .ports
+            .events
+            .consent_snapshot(app.tenant_id, &check.end_user_id, template.id, version.number.major)
+            .await?;
+        let texts = template.customizations.texts_for(rendered.language);
+        Ok(ClickwrapView {
+            acceptance_required: snapshot.acceptance_required(template.always_require_acceptance),
+            inline_content: inline_label(&texts, &rendered.name),
+            rendered,
+            customizations: template.customizations,
+            texts,
+        })
+    }
+
+    /// `GET /clickwrap/content`: a version's content rendered (for `showAcceptedContent` too).
+    pub async fn clickwrap_content(&self, app: &App, query: &ContentQuery) -> Result<RenderedVersion, ClickwrapQueryError> {
+        let now = self.now();
+        let template = self.servable_template(app, query.template_id).await?;
+        template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
+        let wanted = match (query.version, &query.end_user_id) {
+            (Some(number), _) => Some(number),
+            (None, Some(user)) => {
+                let accepted = self.ports.events.last_accepted_version(app.tenant_id, user, template.id).await?;
+                Some(accepted.ok_or(TemplateNotFound)?)
+            }
+            (None, None) => None,
+        };
+        let version = match wanted {
+            // Any version that has been in force may be shown; a Scheduled one is not served.
+            Some(number) => template.version(number).filter(|v| v.effective_at <= now),
+            None => template.effective_version(now),
+        }
+        .ok_or(TemplateNotFound)?;
+        Ok(render_version(&template, version, &query.language, &query.placeholders)?)
+    }
+
+    /// `GET /clickwrap/customizations`: the dialog settings and texts in the resolved language.
+    pub async fn clickwrap_customizations(
+        &self,
+        app: &App,
+        template_id: TemplateId,
+        language: &LanguagePreference,
+    ) -> Result<(Customizations, Language, DialogTexts), ClickwrapQueryError> {
+        let template = self.servable_template(app, template_id).await?;
+        let version = template.servable_version(app.id, self.now()).map_err(|_| TemplateNotFound)?;
+        let language = language.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
+        let texts = template.customizations.texts_for(language);
+        Ok((template.customizations, language, texts))
+    }
+
+    /// `POST /clickwrap`: records the end user's action as an UNVERIFIED event with the content
+    /// exactly as shown, and issues the Signature the operator's backend will verify.
+    pub async fn record_action(&self, app: &App, action: PresentedAction) -> Result<RecordedAction, RecordActionError> {
+        let now = self.now();
+        let oldest = now.saturating_sub(self.settings.presented_at_max_age);
+        let newest = now.saturating_add(self.settings.presented_at_skew);
+        if action.presented_at < oldest || action.presented_at > newest {
+            return Err(RecordActionError::PresentedAtOutOfRange);
+        }
+        let presented_at = action.presented_at.min(now);
+
+        let template = self.servable_template(app, action.template_id).await?;
+        template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
+        let version = shown_version(&template, action.version, presented_at, now)?;
+        let html = version.content.get(&action.language).ok_or(RecordActionError::LanguageNotAvailable(action.language))?;
+        let content = render(html, &action.placeholders);
+        let content_hash = ContentHash::of(&content);
+        if content_hash != action.content_hash {
+            return Err(RecordActionError::ContentMismatch);
+        }
+
+        let technical_metadata = serde_json::json!({
+            "ipAddress": action.client_ip,
+            "userAgent": action.user_agent,
+            "client": action.client_metadata,
+        })
+        .to_string();
+        let event = ClickwrapEvent {
+            id: EventId::from_uuid(self.new_uuid()),
+            tenant_id: app.tenant_id,
+            app_id: app.id,
+            template_id: template.id,
+            template_name: template.name.as_str().to_owned(),
+            version: version.number,
+            effective_at: version.effective_at,
+            end_user_id: action.end_user_id,
+            action: action.action,
+            status: EventStatus::Unverified,
+            language: action.language,
+            content,
+            content_hash,
+            template_placeholders: action.placeholders.to_canonical_json(),
+            technical_metadata,
+            presentation: action.presentation,
+            presented_at,
+            action_at: now,
+            verified_at: None,
+        };
+        self.ports.events.insert_event(&event).await?;
+        let claims = SignatureClaims {
+            event_id: event.id,
+            app_id: app.id,
+            expires_at: now.saturating_add(self.settings.signature_ttl),
+        };
+        let signature = signature::issue(&self.keys, &claims);
+        Ok(RecordedAction { event, signature })
+    }
+
+    /// `POST /clickwrap/verify`: checks the Signature and, in one transaction, finalizes the event,
+    /// stores its certificate (ACCEPTED only), queues the webhook and counts it against the quota.
+    pub async fn verify(&self, app: &App, presented: &str) -> Result<VerifiedEvent, VerifyError> {
+        let now = self.now();
+        let claims = match signature::verify(&self.keys, presented, now) {
+            Ok(claims) => claims,
+            Err(SignatureError::Expired { claims }) if claims.app_id != app.id => return Err(VerifyError::AppMismatch),
+            Err(SignatureError::Expired { .. }) => return Err(VerifyError::SignatureExpired),
+            Err(SignatureError::Malformed | SignatureError::UnknownKey | SignatureError::Forged) => {
+                return Err(VerifyError::InvalidSignature);
+            }
+        };
+        if claims.app_id != app.id {
+            return Err(VerifyError::AppMismatch);
+        }
+        let mut event = self
+            .ports
+            .events
+            .find_event(app.tenant_id, claims.event_id)
+            .await?
+            .ok_or(VerifyError::InvalidSignature)?;
+        if event.verify(now).is_err() {
+            return Err(VerifyError::AlreadyVerified { event_id: event.id });
+        }
+
+        let tenant = self.ports.tenants.find_tenant(app.tenant_id).await?;
+        let quota = tenant.and_then(|t| t.event_quota);
+        let period = QuotaPeriod::containing(now);
+        let certificate = match event.status {
+            EventStatus::Accepted => {
+                let facts = CertificateFacts { event: event.clone(), app_name: app.name.as_str().to_owned() };
+                let pdf = self.ports.certificates.render_certificate(&facts)?;
+                let sha256 = sha256(&pdf);
+                Some(StoredCertificate { event_id: event.id, pdf, sha256, created_at: now })
+            }
+            _ => None,
+        };
+        let webhook_active = app.webhook_url.is_some() && app.webhook_enabled;
+        let delivery = outbox_entry(DeliveryId::from_uuid(self.new_uuid()), &event, webhook_active, now);
+        let certificate_sha256 = certificate.as_ref().map(|c| c.sha256);
+        let record = VerificationRecord { event, certificate, delivery, quota, period };
+        match self.ports.events.commit_verification(&record).await {
+            Ok(()) => Ok(VerifiedEvent { event: record.event, certificate_sha256 }),
+            Err(CommitVerificationError::AlreadyVerified(_)) => {
+                Err(VerifyError::AlreadyVerified { event_id: record.event.id })
+            }
+            Err(CommitVerificationError::QuotaExceeded) => {
+                Err(VerifyError::QuotaExceeded { retry_after_secs: period.seconds_left(now) })
+            }
+            Err(CommitVerificationError::EventMissing) => Err(VerifyError::InvalidSignature),
+            Err(CommitVerificationError::Storage(e)) => Err(e.into()),
+        }
+    }
+
+    /// The template of the app's tenant, if the app may use it at all (enabled and linked).
+    pub(crate) async fn servable_template(&self, app: &App, id: TemplateId) -> Result<Template, ClickwrapQueryError> {
+        let template = self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?;
+        if template.enabled && template.is_available_to(app.id) { Ok(template) } else { Err(TemplateNotFound.into()) }
+    }
+}
+
+impl From<ClickwrapQueryError> for RecordActionError {
+    fn from(error: ClickwrapQueryError) -> Self {
+        match error {
+            ClickwrapQueryError::NotFound(e) => e.into(),
+            ClickwrapQueryError::Storage(e) => e.into(),
+        }
+    }
+}
+
+/// The version the client says it showed, if it is in force now or was when it was presented.
+fn shown_version(
+    template: &Template,
+    number: VersionNumber,
+    presented_at: Timestamp,
+    now: Timestamp,
+) -> Result<&TemplateVersion, RecordActionError> {
+    let states = template.version_states(now);
+    let (version, state) = states.iter().find(|(v, _)| v.number == number).ok_or(TemplateNotFound)?;
+    let was_in_force = template.effective_version(presented_at).is_some_and(|v| v.number == number);
+    match state {
+        VersionState::Effective => Ok(version),
+        VersionState::Superseded if was_in_force => Ok(version),
+        VersionState::Superseded => Err(RecordActionError::VersionSuperseded(number)),
+        VersionState::Scheduled => Err(TemplateNotFound.into()),
+    }
+}
+
+fn render_version(
+    template: &Template,
+    version: &TemplateVersion,
+    wish: &LanguagePreference,
+    placeholders: &PlaceholderValues,
+) -> Result<RenderedVersion, TemplateNotFound> {
+    let language = wish.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
+    let html = version.content.get(&language).ok_or(TemplateNotFound)?;
+    let content = render(html, placeholders);
+    Ok(RenderedVersion {
+        template_id: template.id,
+        name: template.name.as_str().to_owned(),
+        version: version.number,
+        effective_at: version.effective_at,
+        language,
+        content_hash: ContentHash::of(&content),
+        content,
+    })
+}
+
+fn inline_label(texts: &DialogTexts, name: &str) -> String {
+    format!("{}{INLINE_SEPARATOR}<strong>{}</strong>", escape_html(&texts.checkbox_label), escape_html(name))
+}
+
+fn sha256(bytes: &[u8]) -> [u8; 32] {
+    let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
+    // SHA-256 digests are always 32 bytes.
+    digest.as_ref().try_into().unwrap_or([0; 32])
+}

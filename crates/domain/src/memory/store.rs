@@ -1,0 +1,333 @@
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use async_trait::async_trait;
+
+use crate::apps::models::App;
+use crate::consent::acceptance::{ConsentSnapshot, EventSummary};
+use crate::consent::cursor::EventPosition;
+use crate::consent::models::{Action, ClickwrapEvent, EventFilter, EventStatus};
+use crate::keys::{Keyring, SecretKey};
+use crate::limits::quota::{QuotaPeriod, quota_allows};
+use crate::limits::rate::RateLimitKey;
+use crate::ports::{
+    AppStore, CommitVerificationError, EventStore, InsertVersionError, KeyStore, RateLimitStore, StorageError,
+    StoredCertificate, TemplateStore, TenantStore, VerificationRecord,
+};
+use crate::secrets::SecretHash;
+use crate::templates::models::{Template, TemplateVersion};
+use crate::templates::versioning::VersionNumber;
+use crate::tenants::models::{OperatorTokenRecord, Tenant};
+use crate::webhooks::models::Delivery;
+use crate::{AppId, EndUserId, EventId, TemplateId, TenantId, Timestamp};
+
+/// Every storage port over plain collections behind one lock.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    tenants: HashMap<TenantId, Tenant>,
+    operator_tokens: Vec<OperatorTokenRecord>,
+    apps: HashMap<AppId, App>,
+    templates: HashMap<TemplateId, Template>,
+    events: HashMap<EventId, ClickwrapEvent>,
+    certificates: HashMap<EventId, StoredCertificate>,
+    deliveries: Vec<Delivery>,
+    re_accepts: Vec<(TenantId, EndUserId, TemplateId, Timestamp)>,
+    rate_counts: HashMap<(RateLimitKey, Timestamp), u64>,
+    keyring: Option<Keyring>,
+}
+
+impl MemoryStore {
+    fn state(&self) -> MutexGuard<'_, State> {
+        // A panic in another test thread must not hide this test's data.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The deliveries written so far (for tests of the outbox).
+    pub fn deliveries(&self) -> Vec<Delivery> {
+        self.state().deliveries.clone()
+    }
+}
+
+fn summary(event: &ClickwrapEvent) -> EventSummary {
+    EventSummary {
+        event_id: event.id,
+        status: event.status,
+        version: event.version,
+        action_at: event.action_at,
+        verified_at: event.verified_at,
+    }
+}
+
+fn position(event: &ClickwrapEvent) -> EventPosition {
+    EventPosition { action_at: event.action_at, event_id: event.id }
+}
+
+#[async_trait]
+impl TenantStore for MemoryStore {
+    async fn create_tenant(&self, tenant: &Tenant, token: &OperatorTokenRecord) -> Result<(), StorageError> {
+        let mut state = self.state();
+        state.tenants.insert(tenant.id, tenant.clone());
+        state.operator_tokens.push(token.clone());
+        Ok(())
+    }
+
+    async fn find_tenant(&self, id: TenantId) -> Result<Option<Tenant>, StorageError> {
+        Ok(self.state().tenants.get(&id).cloned())
+    }
+
+    async fn tenant_for_operator_token(&self, token_hash: &SecretHash) -> Result<Option<Tenant>, StorageError> {
+        let state = self.state();
+        let record = state.operator_tokens.iter().find(|t| t.token_hash.as_bytes() == token_hash.as_bytes());
+        Ok(record.and_then(|r| state.tenants.get(&r.tenant_id).cloned()))
+    }
+
+    async fn set_event_quota(&self, id: TenantId, quota: Option<u64>) -> Result<bool, StorageError> {
+        Ok(self.state().tenants.get_mut(&id).map(|t| t.event_quota = quota).is_some())
+    }
+
+    async fn events_in_period(&self, id: TenantId, period: &QuotaPeriod) -> Result<u64, StorageError> {
+        Ok(count_in_period(&self.state(), id, period))
+    }
+}
+
+fn count_in_period(state: &State, tenant: TenantId, period: &QuotaPeriod) -> u64 {
+    let in_period = |at: &Timestamp| *at >= period.start && *at < period.end;
+    let count = state.events.values().filter(|e| e.tenant_id == tenant && e.verified_at.as_ref().is_some_and(in_period)).count();
+    u64::try_from(count).unwrap_or(u64::MAX)
+}
+
+#[async_trait]
+impl AppStore for MemoryStore {
+    async fn insert_app(&self, app: &App) -> Result<(), StorageError> {
+        self.state().apps.insert(app.id, app.clone());
+        Ok(())
+    }
+
+    async fn app_by_id(&self, id: AppId) -> Result<Option<App>, StorageError> {
+        Ok(self.state().apps.get(&id).cloned())
+    }
+
+    async fn find_app(&self, tenant: TenantId, id: AppId) -> Result<Option<App>, StorageError> {
+        Ok(self.state().apps.get(&id).filter(|a| a.tenant_id == tenant).cloned())
+    }
+
+    async fn list_apps(&self, tenant: TenantId) -> Result<Vec<App>, StorageError> {
+        let mut apps: Vec<App> = self.state().apps.values().filter(|a| a.tenant_id == tenant).cloned().collect();
+        apps.sort_by_key(|a| (a.created_at, a.id));
+        Ok(apps)
+    }
+
+    async fn update_app(&self, app: &App) -> Result<bool, StorageError> {
+        let mut state = self.state();
+        match state.apps.get_mut(&app.id).filter(|a| a.tenant_id == app.tenant_id) {
+            Some(stored) => {
+                *stored = app.clone();
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+}
+
+#[async_trait]
+impl TemplateStore for MemoryStore {
+    async fn insert_template(&self, template: &Template) -> Result<(), StorageError> {
+        self.state().templates.insert(template.id, template.clone());
+        Ok(())
+    }
+
+    async fn find_template(&self, tenant: TenantId, id: TemplateId) -> Result<Option<Template>, StorageError> {
+        Ok(self.state().templates.get(&id).filter(|t| t.tenant_id == tenant).cloned())
+    }
+
+    async fn list_templates(&self, tenant: TenantId) -> Result<Vec<Template>, StorageError> {
+        let mut templates: Vec<Template> =
+            self.state().templates.values().filter(|t| t.tenant_id == tenant).cloned().collect();
+        templates.sort_by_key(|t| (t.created_at, t.id));
+        Ok(templates)
+    }
+
+    async fn update_template(&self, template: &Template) -> Result<bool, StorageError> {
+        let mut state = self.state();
+        match state.templates.get_mut(&template.id).filter(|t| t.tenant_id == template.tenant_id) {
+            Some(stored) => {
+                // Versions are append-only: they are never replaced through an update.
+                let versions = std::mem::take(&mut stored.versions);
+                *stored = Template { versions, ..template.clone() };
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    async fn insert_version(
+        &self,
+        tenant: TenantId,
+        template: TemplateId,
+        version: &TemplateVersion,
+    ) -> Result<(), InsertVersionError> {
+        let mut state = self.state();
+        let stored = state
+            .templates
+            .get_mut(&template)
+            .filter(|t| t.tenant_id == tenant)
+            .ok_or_else(|| StorageError::Internal(format!("template {template} does not exist")))?;
+        if stored.versions.iter().any(|v| v.number == version.number) {
+            return Err(InsertVersionError::Conflict(version.number));
+        }
+        stored.versions.push(version.clone());
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl EventStore for MemoryStore {
+    async fn insert_event(&self, event: &ClickwrapEvent) -> Result<(), StorageError> {
+        self.state().events.insert(event.id, event.clone());
+        Ok(())
+    }
+
+    async fn find_event(&self, tenant: TenantId, id: EventId) -> Result<Option<ClickwrapEvent>, StorageError> {
+        Ok(self.state().events.get(&id).filter(|e| e.tenant_id == tenant).cloned())
+    }
+
+    async fn commit_verification(&self, record: &VerificationRecord) -> Result<(), CommitVerificationError> {
+        let mut state = self.state();
+        let event = &record.event;
+        let stored = state
+            .events
+            .get(&event.id)
+            .filter(|e| e.tenant_id == event.tenant_id)
+            .ok_or(CommitVerificationError::EventMissing)?;
+        if stored.status.is_verified() {
+            return Err(CommitVerificationError::AlreadyVerified(stored.status));
+        }
+        if !quota_allows(record.quota, count_in_period(&state, event.tenant_id, &record.period)) {
+            return Err(CommitVerificationError::QuotaExceeded);
+        }
+        state.events.insert(event.id, event.clone());
+        if let Some(certificate) = &record.certificate {
+            state.certificates.insert(certificate.event_id, certificate.clone());
+        }
+        state.deliveries.push(record.delivery.clone());
+        Ok(())
+    }
+
+    async fn list_verified_events(
+        &self,
+        tenant: TenantId,
+        filter: &EventFilter,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<ClickwrapEvent>, StorageError> {
+        let state = self.state();
+        let mut items: Vec<ClickwrapEvent> = state
+            .events
+            .values()
+            .filter(|e| e.tenant_id == tenant && e.status.is_verified())
+            .filter(|e| filter.template_id.is_none_or(|id| e.template_id == id))
+            .filter(|e| filter.end_user_id.as_ref().is_none_or(|u| e.end_user_id == *u))
+            .filter(|e| filter.status.is_none_or(|s: Action| e.status == EventStatus::from(s)))
+            .filter(|e| filter.from.is_none_or(|from| e.action_at >= from))
+            .filter(|e| filter.to.is_none_or(|to| e.action_at <= to))
+            .filter(|e| after.is_none_or(|cursor| position(e).is_after(cursor)))
+            .cloned()
+            .collect();
+        items.sort_by(|a, b| (b.action_at, b.id).cmp(&(a.action_at, a.id)));
+        items.truncate(limit);
+        Ok(items)
+    }
+
+    async fn consent_snapshot(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        template: TemplateId,
+        major: u32,
+    ) -> Result<ConsentSnapshot, StorageError> {
+        let state = self.state();
+        let mine: Vec<&ClickwrapEvent> = state
+            .events
+            .values()
+            .filter(|e| e.tenant_id == tenant && e.template_id == template && e.end_user_id == *end_user)
+            .collect();
+        let latest = |verified: bool| {
+            mine.iter()
+                .filter(|e| e.version.major == major && e.status.is_verified() == verified)
+                .max_by_key(|e| (e.action_at, e.id))
+                .map(|e| summary(e))
+        };
+        Ok(ConsentSnapshot {
+            latest_verified: latest(true),
+            latest_unverified: latest(false),
+            accepted_earlier_major: mine.iter().any(|e| e.version.major < major && e.status == EventStatus::Accepted),
+            re_accept_requested_at: state
+                .re_accepts
+                .iter()
+                .filter(|(t, u, tpl, _)| *t == tenant && u == end_user && *tpl == template)
+                .map(|(_, _, _, at)| *at)
+                .max(),
+        })
+    }
+
+    async fn last_accepted_version(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        template: TemplateId,
+    ) -> Result<Option<VersionNumber>, StorageError> {
+        Ok(self
+            .state()
+            .events
+            .values()
+            .filter(|e| e.tenant_id == tenant && e.template_id == template && e.end_user_id == *end_user)
+            .filter(|e| e.status == EventStatus::Accepted)
+            .max_by_key(|e| (e.action_at, e.id))
+            .map(|e| e.version))
+    }
+
+    async fn request_re_accept(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        template: TemplateId,
+        _reason: Option<&str>,
+        at: Timestamp,
+    ) -> Result<(), StorageError> {
+        self.state().re_accepts.push((tenant, end_user.clone(), template, at));
+        Ok(())
+    }
+
+    async fn find_certificate(&self, tenant: TenantId, event: EventId) -> Result<Option<StoredCertificate>, StorageError> {
+        let state = self.state();
+        let owned = state.events.get(&event).is_some_and(|e| e.tenant_id == tenant);
+        Ok(state.certificates.get(&event).filter(|_| owned).cloned())
+    }
+
+    async fn find_delivery_for_event(&self, tenant: TenantId, event: EventId) -> Result<Option<Delivery>, StorageError> {
+        Ok(self.state().deliveries.iter().find(|d| d.tenant_id == tenant && d.event_id == event).cloned())
+    }
+}
+
+#[async_trait]
+impl RateLimitStore for MemoryStore {
+    async fn hit(&self, key: &RateLimitKey, window_start: Timestamp) -> Result<u64, StorageError> {
+        let mut state = self.state();
+        let count = state.rate_counts.entry((key.clone(), window_start)).or_insert(0);
+        *count += 1;
+        Ok(*count)
+    }
+}
+
+#[async_trait]
+impl KeyStore for MemoryStore {
+    async fn ensure_keyring(&self, candidate: &SecretKey) -> Result<Keyring, StorageError> {
+        let mut state = self.state();
+        Ok(state.keyring.get_or_insert_with(|| Keyring::single(candidate.clone())).clone())
+    }
+}

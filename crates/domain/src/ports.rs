@@ -1,0 +1,227 @@
+//! What the core needs from the outside world. Adapters implement these traits; [`crate::memory`]
+//! implements them in memory for tests. Storage ports take the tenant in every call that reads or
+//! writes tenant data, so an adapter cannot forget it.
+
+use std::fmt::Debug;
+
+use async_trait::async_trait;
+
+use crate::apps::models::App;
+use crate::consent::acceptance::ConsentSnapshot;
+use crate::consent::cursor::EventPosition;
+use crate::consent::models::{ClickwrapEvent, EventFilter, EventStatus};
+use crate::keys::{Keyring, SecretKey};
+use crate::limits::quota::QuotaPeriod;
+use crate::limits::rate::RateLimitKey;
+use crate::secrets::SecretHash;
+use crate::templates::models::{Template, TemplateVersion};
+use crate::templates::versioning::VersionNumber;
+use crate::tenants::models::{OperatorTokenRecord, Tenant};
+use crate::webhooks::models::Delivery;
+use crate::webhooks::url::WebhookUrl;
+use crate::{AppId, EndUserId, EventId, TemplateId, TenantId, Timestamp};
+
+/// The time. A port so that tests can move it.
+pub trait Clock: Send + Sync + Debug {
+    fn now(&self) -> Timestamp;
+}
+
+/// New identifiers (UUIDs).
+pub trait IdGenerator: Send + Sync + Debug {
+    fn new_uuid(&self) -> uuid::Uuid;
+}
+
+/// Cryptographically secure random bytes for secrets, keys and nonces.
+pub trait Random: Send + Sync + Debug {
+    fn fill(&self, dest: &mut [u8]);
+
+    fn bytes32(&self) -> [u8; 32] {
+        let mut bytes = [0; 32];
+        self.fill(&mut bytes);
+        bytes
+    }
+
+    fn nonce12(&self) -> [u8; 12] {
+        let mut bytes = [0; 12];
+        self.fill(&mut bytes);
+        bytes
+    }
+}
+
+/// A failure of the storage itself, not of the request.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StorageError {
+    /// The database cannot be reached or is overloaded: worth retrying later (HTTP 503).
+    #[error("storage is unavailable: {0}")]
+    Unavailable(String),
+    /// Anything else that went wrong in storage (HTTP 500).
+    #[error("storage failed: {0}")]
+    Internal(String),
+}
+
+#[async_trait]
+pub trait TenantStore: Send + Sync + Debug {
+    async fn create_tenant(&self, tenant: &Tenant, token: &OperatorTokenRecord) -> Result<(), StorageError>;
+    async fn find_tenant(&self, id: TenantId) -> Result<Option<Tenant>, StorageError>;
+    async fn tenant_for_operator_token(&self, token_hash: &SecretHash) -> Result<Option<Tenant>, StorageError>;
+    /// Whether the tenant exists.
+    async fn set_event_quota(&self, id: TenantId, quota: Option<u64>) -> Result<bool, StorageError>;
+    /// Verified events counted in the period.
+    async fn events_in_period(&self, id: TenantId, period: &QuotaPeriod) -> Result<u64, StorageError>;
+}
+
+#[async_trait]
+pub trait AppStore: Send + Sync + Debug {
+    async fn insert_app(&self, app: &App) -> Result<(), StorageError>;
+    /// By the public App ID alone: only to identify the caller of a public or server-side route.
+    async fn app_by_id(&self, id: AppId) -> Result<Option<App>, StorageError>;
+    async fn find_app(&self, tenant: TenantId, id: AppId) -> Result<Option<App>, StorageError>;
+    async fn list_apps(&self, tenant: TenantId) -> Result<Vec<App>, StorageError>;
+    /// Replaces the stored app of `app.tenant_id`; whether it existed.
+    async fn update_app(&self, app: &App) -> Result<bool, StorageError>;
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InsertVersionError {
+    /// Another publish took this version number first.
+    #[error("version {0} was published concurrently")]
+    Conflict(VersionNumber),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[async_trait]
+pub trait TemplateStore: Send + Sync + Debug {
+    async fn insert_template(&self, template: &Template) -> Result<(), StorageError>;
+    /// The template with all its versions.
+    async fn find_template(&self, tenant: TenantId, id: TemplateId) -> Result<Option<Template>, StorageError>;
+    async fn list_templates(&self, tenant: TenantId) -> Result<Vec<Template>, StorageError>;
+    /// Saves everything but the versions (published versions are never changed); whether it existed.
+    async fn update_template(&self, template: &Template) -> Result<bool, StorageError>;
+    async fn insert_version(
+        &self,
+        tenant: TenantId,
+        template: TemplateId,
+        version: &TemplateVersion,
+    ) -> Result<(), InsertVersionError>;
+}
+
+/// A signed Certificate of Acceptance, stored immutably at verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredCertificate {
+    pub event_id: EventId,
+    pub pdf: Vec<u8>,
+    pub sha256: [u8; 32],
+    pub created_at: Timestamp,
+}
+
+/// Everything a verification writes, in one transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerificationRecord {
+    /// The event, already moved to ACCEPTED or DECLINED.
+    pub event: ClickwrapEvent,
+    /// For ACCEPTED events.
+    pub certificate: Option<StoredCertificate>,
+    /// The webhook outbox entry.
+    pub delivery: Delivery,
+    /// The tenant's quota, enforced by the same transaction.
+    pub quota: Option<u64>,
+    pub period: QuotaPeriod,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommitVerificationError {
+    /// Someone verified it first; nothing was written.
+    #[error("the event was already verified as {}", .0.as_str())]
+    AlreadyVerified(EventStatus),
+    /// The tenant's quota for the period is used up; nothing was written.
+    #[error("the event quota is used up")]
+    QuotaExceeded,
+    #[error("the event does not exist")]
+    EventMissing,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[async_trait]
+pub trait EventStore: Send + Sync + Debug {
+    /// Stores a new UNVERIFIED event.
+    async fn insert_event(&self, event: &ClickwrapEvent) -> Result<(), StorageError>;
+    async fn find_event(&self, tenant: TenantId, id: EventId) -> Result<Option<ClickwrapEvent>, StorageError>;
+    /// Moves the event to its verified state and writes certificate, outbox row and usage count,
+    /// all or nothing, verifying at most once.
+    async fn commit_verification(&self, record: &VerificationRecord) -> Result<(), CommitVerificationError>;
+    /// Verified events matching `filter`, newest first by (`actionAt`, id), strictly after `after`.
+    async fn list_verified_events(
+        &self,
+        tenant: TenantId,
+        filter: &EventFilter,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<ClickwrapEvent>, StorageError>;
+    /// What counts for acceptance of one template's `major` version by one end user.
+    async fn consent_snapshot(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        template: TemplateId,
+        major: u32,
+    ) -> Result<ConsentSnapshot, StorageError>;
+    /// The version of the end user's latest verified acceptance of the template.
+    async fn last_accepted_version(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        template: TemplateId,
+    ) -> Result<Option<VersionNumber>, StorageError>;
+    async fn request_re_accept(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        template: TemplateId,
+        reason: Option<&str>,
+        at: Timestamp,
+    ) -> Result<(), StorageError>;
+    async fn find_certificate(&self, tenant: TenantId, event: EventId) -> Result<Option<StoredCertificate>, StorageError>;
+    async fn find_delivery_for_event(&self, tenant: TenantId, event: EventId) -> Result<Option<Delivery>, StorageError>;
+}
+
+#[async_trait]
+pub trait RateLimitStore: Send + Sync + Debug {
+    /// Counts one request in the window starting at `window_start`; the count including it.
+    async fn hit(&self, key: &RateLimitKey, window_start: Timestamp) -> Result<u64, StorageError>;
+}
+
+#[async_trait]
+pub trait KeyStore: Send + Sync + Debug {
+    /// The server's keyring (one per installation; each use derives its own subkey from it).
+    /// `candidate` becomes its first key when it has none yet. Safe when several instances start
+    /// at once: they all end up with the same ring.
+    async fn ensure_keyring(&self, candidate: &SecretKey) -> Result<Keyring, StorageError>;
+}
+
+/// Resolves a webhook URL's host and refuses it when it leads to a forbidden address.
+#[async_trait]
+pub trait WebhookTargetGuard: Send + Sync + Debug {
+    async fn vet(&self, url: &WebhookUrl) -> Result<(), WebhookTargetRejected>;
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the webhook URL is rejected: {0}")]
+pub struct WebhookTargetRejected(pub String);
+
+/// The facts a Certificate of Acceptance states.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CertificateFacts {
+    pub event: ClickwrapEvent,
+    pub app_name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the certificate could not be rendered: {0}")]
+pub struct RenderError(pub String);
+
+/// Renders and signs the Certificate of Acceptance (a PDF). CPU work, no IO.
+pub trait CertificateRenderer: Send + Sync + Debug {
+    fn render_certificate(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError>;
+}

@@ -1,0 +1,151 @@
+//! The application layer: [`ClickwrapService`] holds the ports and offers one method per use case.
+//! The methods live next to their area (`apps/service.rs`, `templates/service.rs`, …); this file
+//! holds what they share: the ports, the settings, the server keys and authentication.
+
+use std::sync::Arc;
+
+use time::Duration;
+
+use crate::apps::models::App;
+use crate::keys::{KeyId, Keyring, SecretKey};
+use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
+use crate::ports::{
+    AppStore, CertificateRenderer, Clock, EventStore, IdGenerator, KeyStore, Random, RateLimitStore, StorageError,
+    TemplateStore, TenantStore, WebhookTargetGuard,
+};
+use crate::secrets::{AppKey, OperatorToken};
+use crate::tenants::models::Tenant;
+use crate::AppId;
+
+/// Every port the use cases call.
+#[derive(Debug, Clone)]
+pub struct Ports {
+    pub clock: Arc<dyn Clock>,
+    pub ids: Arc<dyn IdGenerator>,
+    pub random: Arc<dyn Random>,
+    pub tenants: Arc<dyn TenantStore>,
+    pub apps: Arc<dyn AppStore>,
+    pub templates: Arc<dyn TemplateStore>,
+    pub events: Arc<dyn EventStore>,
+    pub rate_limits: Arc<dyn RateLimitStore>,
+    pub keys: Arc<dyn KeyStore>,
+    pub webhook_guard: Arc<dyn WebhookTargetGuard>,
+    pub certificates: Arc<dyn CertificateRenderer>,
+}
+
+/// Behaviour an operator can tune.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// How long a `serviceSignature` can be verified after it was issued.
+    pub signature_ttl: Duration,
+    pub rate_limit: RateLimitPolicy,
+    /// How far in the future a client's `presentedAt` may lie (clock skew).
+    pub presented_at_skew: Duration,
+    /// How old a client's `presentedAt` may be.
+    pub presented_at_max_age: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            signature_ttl: Duration::days(7),
+            rate_limit: RateLimitPolicy::per_hour(1000),
+            presented_at_skew: Duration::minutes(5),
+            presented_at_max_age: Duration::days(1),
+        }
+    }
+}
+
+/// The use cases of the service over its ports.
+#[derive(Debug, Clone)]
+pub struct ClickwrapService {
+    pub(crate) ports: Ports,
+    pub(crate) keys: Keyring,
+    pub(crate) settings: Settings,
+}
+
+/// The caller could not be authenticated (HTTP 401). Deliberately says no more than that.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuthError {
+    #[error("the credentials are missing or wrong")]
+    InvalidCredentials,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// Identifying the app of a public (App ID only) request failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PublicAppError {
+    /// Unknown or malformed App ID (HTTP 404 "App ID not valid").
+    #[error("the App ID is not valid")]
+    UnknownApp,
+    /// A browser origin the app does not allow (HTTP 403).
+    #[error("this origin is not allowed to use the app")]
+    OriginNotAllowed,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl ClickwrapService {
+    /// Loads the server keyring, creating it on the very first start.
+    pub async fn start(ports: Ports, settings: Settings) -> Result<Self, StorageError> {
+        let key_id = first_key_id(&*ports.random).map_err(|e| StorageError::Internal(e.to_string()))?;
+        let candidate = SecretKey::new(key_id, ports.random.bytes32());
+        let keys = ports.keys.ensure_keyring(&candidate).await?;
+        Ok(Self { ports, keys, settings })
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn ports(&self) -> &Ports {
+        &self.ports
+    }
+
+    pub(crate) fn now(&self) -> crate::Timestamp {
+        self.ports.clock.now()
+    }
+
+    pub(crate) fn new_uuid(&self) -> uuid::Uuid {
+        self.ports.ids.new_uuid()
+    }
+
+    /// The tenant of an operator bearer token.
+    pub async fn authenticate_operator(&self, token: &str) -> Result<Tenant, AuthError> {
+        let token = OperatorToken::parse(token).map_err(|_| AuthError::InvalidCredentials)?;
+        // The token is 256 random bits, so looking it up by its hash leaks nothing useful by timing.
+        self.ports.tenants.tenant_for_operator_token(&token.hash()).await?.ok_or(AuthError::InvalidCredentials)
+    }
+
+    /// The app of an `X-APP-ID` + `X-APP-KEY` pair; both must belong to the same integration.
+    pub async fn authenticate_app(&self, app_id: &str, app_key: &str) -> Result<App, AuthError> {
+        let app_id = AppId::parse(app_id).map_err(|_| AuthError::InvalidCredentials)?;
+        let app = self.ports.apps.app_by_id(app_id).await?.ok_or(AuthError::InvalidCredentials)?;
+        // Compared in constant time against the stored hash, also for a malformed key.
+        let key_matches = app.app_key_hash.matches(app_key);
+        if key_matches && AppKey::parse(app_key).is_ok() { Ok(app) } else { Err(AuthError::InvalidCredentials) }
+    }
+
+    /// The app of a public request that carries only the App ID, checked against its allowed origins.
+    pub async fn identify_public_app(&self, app_id: &str, origin: Option<&str>) -> Result<App, PublicAppError> {
+        let app_id = AppId::parse(app_id).map_err(|_| PublicAppError::UnknownApp)?;
+        let app = self.ports.apps.app_by_id(app_id).await?.ok_or(PublicAppError::UnknownApp)?;
+        if app.allows_origin(origin) { Ok(app) } else { Err(PublicAppError::OriginNotAllowed) }
+    }
+
+    /// Counts a request against its rate limit.
+    pub async fn hit_rate_limit(&self, key: &RateLimitKey) -> Result<RateDecision, StorageError> {
+        let now = self.now();
+        let policy = self.settings.rate_limit;
+        let count = self.ports.rate_limits.hit(key, policy.window_start(now)).await?;
+        Ok(policy.decide(count, now))
+    }
+}
+
+/// A fresh key id: `k` and 8 random hex digits, unique enough to tell rotated keys apart.
+pub(crate) fn first_key_id(random: &dyn Random) -> Result<KeyId, crate::keys::InvalidKeyId> {
+    let mut bytes = [0u8; 4];
+    random.fill(&mut bytes);
+    KeyId::parse(&format!("k{}", hex::encode(bytes)))
+}

@@ -1,0 +1,213 @@
+//! Template use cases: create, edit the draft, customize, link to apps, publish, enable, disable.
+
+use std::collections::BTreeSet;
+
+use super::customizations::Customizations;
+use super::models::{LocalizedContent, NoVersionToEnable, PublishError, Template, TemplateVersion};
+use super::versioning::VersionKind;
+use crate::name::Name;
+use crate::ports::{InsertVersionError, StorageError};
+use crate::service::ClickwrapService;
+use crate::{AppId, Language, Tag, TemplateId, TenantId, Timestamp};
+
+/// What an operator sends to create a template, parsed (content already sanitized).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewTemplate {
+    pub name: Name,
+    pub tags: BTreeSet<Tag>,
+    pub app_ids: BTreeSet<AppId>,
+    pub default_language: Language,
+    pub content: LocalizedContent,
+    pub customizations: Customizations,
+    pub always_require_acceptance: bool,
+}
+
+/// Changes to a template's settings, parsed; `None` leaves a field as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TemplateChanges {
+    pub name: Option<Name>,
+    pub tags: Option<BTreeSet<Tag>>,
+    pub default_language: Option<Language>,
+    pub always_require_acceptance: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TemplateError {
+    #[error("no such template")]
+    NotFound,
+    /// A linked app is not one of the tenant's apps.
+    #[error("app {0} is not an app of this tenant")]
+    UnknownApp(AppId),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PublishVersionError {
+    #[error("no such template")]
+    NotFound,
+    #[error(transparent)]
+    Invalid(#[from] PublishError),
+    /// Another publish of the same template won the race for this number; try again.
+    #[error("another version was published at the same time")]
+    Conflict,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnableTemplateError {
+    #[error("no such template")]
+    NotFound,
+    #[error(transparent)]
+    NoVersion(#[from] NoVersionToEnable),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl ClickwrapService {
+    /// A new template: a draft, disabled, with no version yet.
+    pub async fn create_template(&self, tenant: TenantId, new: NewTemplate) -> Result<Template, TemplateError> {
+        self.check_apps_of_tenant(tenant, &new.app_ids).await?;
+        let now = self.now();
+        let template = Template {
+            id: TemplateId::from_uuid(self.new_uuid()),
+            tenant_id: tenant,
+            name: new.name,
+            tags: new.tags,
+            default_language: new.default_language,
+            draft: new.content,
+            customizations: new.customizations,
+            always_require_acceptance: new.always_require_acceptance,
+            enabled: false,
+            app_ids: new.app_ids,
+            versions: Vec::new(),
+            created_at: now,
+            updated_at: now,
+        };
+        self.ports.templates.insert_template(&template).await?;
+        Ok(template)
+    }
+
+    pub async fn list_templates(&self, tenant: TenantId) -> Result<Vec<Template>, StorageError> {
+        self.ports.templates.list_templates(tenant).await
+    }
+
+    pub async fn get_template(&self, tenant: TenantId, id: TemplateId) -> Result<Template, TemplateError> {
+        self.ports.templates.find_template(tenant, id).await?.ok_or(TemplateError::NotFound)
+    }
+
+    pub async fn update_template(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        changes: TemplateChanges,
+    ) -> Result<Template, TemplateError> {
+        self.change_template(tenant, id, |template| {
+            if let Some(name) = changes.name {
+                template.name = name;
+            }
+            if let Some(tags) = changes.tags {
+                template.tags = tags;
+            }
+            if let Some(language) = changes.default_language {
+                template.default_language = language;
+            }
+            if let Some(always) = changes.always_require_acceptance {
+                template.always_require_acceptance = always;
+            }
+        })
+        .await
+    }
+
+    /// Replaces the draft. Published versions are untouched.
+    pub async fn save_draft(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        content: LocalizedContent,
+    ) -> Result<Template, TemplateError> {
+        self.change_template(tenant, id, |template| template.draft = content).await
+    }
+
+    pub async fn set_customizations(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        customizations: Customizations,
+    ) -> Result<Template, TemplateError> {
+        self.change_template(tenant, id, |template| template.customizations = customizations).await
+    }
+
+    /// Links the template to these apps only; an empty set makes it available to every app.
+    pub async fn set_template_apps(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        app_ids: BTreeSet<AppId>,
+    ) -> Result<Template, TemplateError> {
+        self.check_apps_of_tenant(tenant, &app_ids).await?;
+        self.change_template(tenant, id, |template| template.app_ids = app_ids).await
+    }
+
+    /// Publishes the draft as the next version; its content is locked from then on.
+    pub async fn publish_version(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        kind: VersionKind,
+        effective_at: Option<Timestamp>,
+    ) -> Result<(Template, TemplateVersion), PublishVersionError> {
+        let mut template =
+            self.ports.templates.find_template(tenant, id).await?.ok_or(PublishVersionError::NotFound)?;
+        let version = template.next_version(kind, effective_at, self.now())?;
+        match self.ports.templates.insert_version(tenant, id, &version).await {
+            Ok(()) => {}
+            Err(InsertVersionError::Conflict(_)) => return Err(PublishVersionError::Conflict),
+            Err(InsertVersionError::Storage(e)) => return Err(e.into()),
+        }
+        template.versions.push(version.clone());
+        Ok((template, version))
+    }
+
+    pub async fn enable_template(&self, tenant: TenantId, id: TemplateId) -> Result<Template, EnableTemplateError> {
+        let mut template =
+            self.ports.templates.find_template(tenant, id).await?.ok_or(EnableTemplateError::NotFound)?;
+        template.enable(self.now())?;
+        if self.ports.templates.update_template(&template).await? {
+            Ok(template)
+        } else {
+            Err(EnableTemplateError::NotFound)
+        }
+    }
+
+    pub async fn disable_template(&self, tenant: TenantId, id: TemplateId) -> Result<Template, TemplateError> {
+        let now = self.now();
+        self.change_template(tenant, id, |template| template.disable(now)).await
+    }
+
+    async fn change_template(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        change: impl FnOnce(&mut Template),
+    ) -> Result<Template, TemplateError> {
+        let mut template = self.get_template(tenant, id).await?;
+        change(&mut template);
+        template.updated_at = self.now();
+        if self.ports.templates.update_template(&template).await? {
+            Ok(template)
+        } else {
+            Err(TemplateError::NotFound)
+        }
+    }
+
+    async fn check_apps_of_tenant(&self, tenant: TenantId, app_ids: &BTreeSet<AppId>) -> Result<(), TemplateError> {
+        for app_id in app_ids {
+            if self.ports.apps.find_app(tenant, *app_id).await?.is_none() {
+                return Err(TemplateError::UnknownApp(*app_id));
+            }
+        }
+        Ok(())
+    }
+}

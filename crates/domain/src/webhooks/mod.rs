@@ -1,0 +1,6 @@
+//! Webhooks: the signed `CLICKWRAP_EVENT_VERIFIED` notification, its delivery record, and where it
+//! may be sent.
+
+pub mod models;
+pub mod signing;
+pub mod url;

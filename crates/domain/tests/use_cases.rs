@@ -1,0 +1,571 @@
+//! The use cases end to end over the in-memory ports: what an operator, an SDK and an operator's
+//! backend do, and every refusal they can meet.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use clickwrap_domain::apps::models::App;
+use clickwrap_domain::apps::service::{AppChanges, NewApp};
+use clickwrap_domain::consent::acceptance::ConsentStatus;
+use clickwrap_domain::consent::models::{Action, EventFilter, EventStatus, Presentation, PresentationMode};
+use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, ListEventsError, PageLimit, ReAcceptOutcome};
+use clickwrap_domain::consent::service::{
+    ClickwrapCheck, ClickwrapQueryError, ContentQuery, PresentedAction, RecordActionError, RecordedAction, VerifyError,
+};
+use clickwrap_domain::content::hash::ContentHash;
+use clickwrap_domain::content::placeholders::PlaceholderValues;
+use clickwrap_domain::content::sanitize::sanitize;
+use clickwrap_domain::limits::rate::{RateLimitKey, RateLimitPolicy, RateLimitedRoute};
+use clickwrap_domain::memory::{self, ManualClock, MemoryStore};
+use clickwrap_domain::ports::Clock;
+use clickwrap_domain::service::{AuthError, ClickwrapService, PublicAppError, Settings};
+use clickwrap_domain::templates::customizations::{AgreementMode, Customizations};
+use clickwrap_domain::templates::models::{PublishError, Template};
+use clickwrap_domain::templates::service::{EnableTemplateError, NewTemplate, PublishVersionError};
+use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
+use clickwrap_domain::tenants::models::Tenant;
+use clickwrap_domain::webhooks::models::DeliveryState;
+use clickwrap_domain::webhooks::url::WebhookUrl;
+use clickwrap_domain::{EndUserId, Language, LanguagePreference, Name, TemplateId, Timestamp};
+use time::Duration;
+
+struct World {
+    clock: Arc<ManualClock>,
+    store: Arc<MemoryStore>,
+    service: ClickwrapService,
+}
+
+struct Operator {
+    tenant: Tenant,
+    token: String,
+    app: App,
+    app_key: String,
+}
+
+fn start() -> Timestamp {
+    Timestamp::parse_rfc3339("2026-11-22T07:00:00.000Z").unwrap()
+}
+
+async fn world_with(settings: Settings) -> World {
+    let clock = Arc::new(ManualClock::new(start()));
+    let (ports, store) = memory::ports(clock.clone());
+    let service = ClickwrapService::start(ports, settings).await.unwrap();
+    World { clock, store, service }
+}
+
+async fn world() -> World {
+    world_with(Settings::default()).await
+}
+
+impl World {
+    async fn operator(&self, name: &str, quota: Option<u64>) -> Operator {
+        let (tenant, token) = self.service.create_tenant(name, quota).await.unwrap();
+        let new = NewApp {
+            name: Name::parse("Web shop").unwrap(),
+            webhook_url: Some(WebhookUrl::parse("https://hooks.example.com/clickwrap").unwrap()),
+            allowed_origins: Vec::new(),
+        };
+        let created = self.service.create_app(tenant.id, new).await.unwrap();
+        Operator { tenant, token: token.expose().to_owned(), app: created.app, app_key: created.app_key.expose().to_owned() }
+    }
+
+    async fn template(&self, operator: &Operator, html: &str) -> Template {
+        let new = NewTemplate {
+            name: Name::parse("Terms of Service").unwrap(),
+            tags: BTreeSet::new(),
+            app_ids: BTreeSet::new(),
+            default_language: Language::English,
+            content: BTreeMap::from([(Language::English, sanitize(html).unwrap())]),
+            customizations: Customizations::default(),
+            always_require_acceptance: false,
+        };
+        self.service.create_template(operator.tenant.id, new).await.unwrap()
+    }
+
+    async fn published(&self, operator: &Operator, html: &str) -> Template {
+        let template = self.template(operator, html).await;
+        self.service.publish_version(operator.tenant.id, template.id, VersionKind::Major, None).await.unwrap();
+        self.service.enable_template(operator.tenant.id, template.id).await.unwrap()
+    }
+
+    async fn check(&self, app: &App, template: TemplateId, user: &str) -> Result<bool, ClickwrapQueryError> {
+        let check = ClickwrapCheck {
+            template_id: template,
+            end_user_id: EndUserId::parse(user).unwrap(),
+            language: LanguagePreference::parse("en").unwrap(),
+            placeholders: PlaceholderValues::default(),
+        };
+        self.service.check_clickwrap(app, &check).await.map(|view| view.acceptance_required)
+    }
+
+    /// What the SDK does: fetch, show, send the action with the hash of what it showed.
+    async fn act(&self, app: &App, template: TemplateId, user: &str, action: Action) -> RecordedAction {
+        let check = ClickwrapCheck {
+            template_id: template,
+            end_user_id: EndUserId::parse(user).unwrap(),
+            language: LanguagePreference::parse("en").unwrap(),
+            placeholders: PlaceholderValues::default(),
+        };
+        let view = self.service.check_clickwrap(app, &check).await.unwrap();
+        self.service.record_action(app, presented(&view.rendered.content_hash, view.rendered.version, template, user, action, self.clock.now())).await.unwrap()
+    }
+
+    async fn accept_and_verify(&self, app: &App, template: TemplateId, user: &str) -> RecordedAction {
+        let recorded = self.act(app, template, user, Action::Accepted).await;
+        self.service.verify(app, recorded.signature.as_str()).await.unwrap();
+        recorded
+    }
+}
+
+fn presented(
+    hash: &ContentHash,
+    version: VersionNumber,
+    template: TemplateId,
+    user: &str,
+    action: Action,
+    now: Timestamp,
+) -> PresentedAction {
+    PresentedAction {
+        template_id: template,
+        version,
+        end_user_id: EndUserId::parse(user).unwrap(),
+        action,
+        language: Language::English,
+        placeholders: PlaceholderValues::default(),
+        content_hash: hash.clone(),
+        presented_at: now.saturating_sub(Duration::seconds(20)),
+        presentation: Presentation {
+            mode: PresentationMode::Dialog,
+            agreement_mode: AgreementMode::Scroll,
+            accept_label: "Accept".into(),
+            checkbox_label: None,
+        },
+        client_metadata: serde_json::Map::new(),
+        client_ip: Some("203.0.113.7".into()),
+        user_agent: Some("Mozilla/5.0 (test)".into()),
+    }
+}
+
+#[tokio::test]
+async fn operator_tokens_and_app_keys_authenticate_only_their_owner() {
+    let w = world().await;
+    let a = w.operator("Acme", None).await;
+    let b = w.operator("Globex", None).await;
+    assert_eq!(w.service.authenticate_operator(&a.token).await.unwrap().id, a.tenant.id);
+    assert_eq!(w.service.authenticate_operator("ot_nope").await.unwrap_err(), AuthError::InvalidCredentials);
+
+    let app_id = a.app.id.to_string();
+    assert_eq!(w.service.authenticate_app(&app_id, &a.app_key).await.unwrap().id, a.app.id);
+    // A real key of another integration does not open this one.
+    assert_eq!(w.service.authenticate_app(&app_id, &b.app_key).await.unwrap_err(), AuthError::InvalidCredentials);
+    assert_eq!(w.service.authenticate_app("not-a-uuid", &a.app_key).await.unwrap_err(), AuthError::InvalidCredentials);
+    assert_eq!(w.service.authenticate_app(&app_id, "").await.unwrap_err(), AuthError::InvalidCredentials);
+
+    let new_key = w.service.regenerate_app_key(a.tenant.id, a.app.id).await.unwrap();
+    assert_eq!(w.service.authenticate_app(&app_id, &a.app_key).await.unwrap_err(), AuthError::InvalidCredentials);
+    assert!(w.service.authenticate_app(&app_id, new_key.expose()).await.is_ok());
+
+    // Tenants never reach each other's apps.
+    assert!(w.service.find_app(b.tenant.id, a.app.id).await.unwrap().is_none());
+    assert!(w.service.regenerate_app_key(b.tenant.id, a.app.id).await.is_err());
+}
+
+#[tokio::test]
+async fn webhook_signing_secret_is_stored_sealed_and_rotates() {
+    let w = world().await;
+    let (tenant, _) = w.service.create_tenant("Acme", None).await.unwrap();
+    let new = NewApp { name: Name::parse("App").unwrap(), webhook_url: None, allowed_origins: Vec::new() };
+    let created = w.service.create_app(tenant.id, new).await.unwrap();
+    let secret = created.webhook_signing_secret.expose().to_owned();
+    assert!(!created.app.webhook_secret_sealed.windows(secret.len()).any(|w| w == secret.as_bytes()));
+    assert_eq!(w.service.webhook_secret(&created.app).unwrap().expose(), secret);
+
+    let rotated = w.service.rotate_webhook_secret(tenant.id, created.app.id).await.unwrap();
+    let app = w.service.find_app(tenant.id, created.app.id).await.unwrap().unwrap();
+    assert_eq!(w.service.webhook_secret(&app).unwrap().expose(), rotated.expose());
+    assert_ne!(rotated.expose(), secret);
+
+    let changes = AppChanges { webhook_enabled: Some(false), ..Default::default() };
+    assert!(!w.service.update_app(tenant.id, app.id, changes).await.unwrap().webhook_enabled);
+}
+
+#[tokio::test]
+async fn allowed_origins_restrict_public_routes() {
+    let w = world().await;
+    let (tenant, _) = w.service.create_tenant("Acme", None).await.unwrap();
+    let origins = clickwrap_domain::apps::models::parse_origins(&["https://shop.example.com"]).unwrap();
+    let new = NewApp { name: Name::parse("App").unwrap(), webhook_url: None, allowed_origins: origins };
+    let app = w.service.create_app(tenant.id, new).await.unwrap().app;
+    let id = app.id.to_string();
+    assert!(w.service.identify_public_app(&id, Some("https://shop.example.com")).await.is_ok());
+    assert!(w.service.identify_public_app(&id, None).await.is_ok());
+    assert_eq!(
+        w.service.identify_public_app(&id, Some("https://evil.example.com")).await.unwrap_err(),
+        PublicAppError::OriginNotAllowed
+    );
+    assert_eq!(
+        w.service.identify_public_app("0190b7c4-2a1e-7cc3-9f00-5d1e2f3a4b5c", None).await.unwrap_err(),
+        PublicAppError::UnknownApp
+    );
+}
+
+#[tokio::test]
+async fn publishing_numbers_versions_and_locks_their_content() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.template(&op, "<p>v1</p>").await;
+    let tenant = op.tenant.id;
+    assert!(matches!(
+        w.service.enable_template(tenant, t.id).await,
+        Err(EnableTemplateError::NoVersion(_))
+    ));
+    let (_, v1) = w.service.publish_version(tenant, t.id, VersionKind::Minor, None).await.unwrap();
+    assert_eq!(v1.number, VersionNumber::new(1, 0));
+
+    let edited = BTreeMap::from([(Language::English, sanitize("<p>v1.1</p>").unwrap())]);
+    w.service.save_draft(tenant, t.id, edited).await.unwrap();
+    let (_, v11) = w.service.publish_version(tenant, t.id, VersionKind::Minor, None).await.unwrap();
+    assert_eq!(v11.number, VersionNumber::new(1, 1));
+    let (template, v2) = w.service.publish_version(tenant, t.id, VersionKind::Major, None).await.unwrap();
+    assert_eq!(v2.number, VersionNumber::new(2, 0));
+
+    // Saving a draft never touches what was published.
+    w.service.save_draft(tenant, t.id, BTreeMap::from([(Language::English, sanitize("<p>draft</p>").unwrap())])).await.unwrap();
+    let stored = w.service.get_template(tenant, t.id).await.unwrap();
+    assert_eq!(stored.versions, template.versions);
+    assert_eq!(stored.versions[0].content[&Language::English].as_str(), "<p>v1</p>");
+
+    let earlier = start().saturating_sub(Duration::hours(1));
+    assert!(matches!(
+        w.service.publish_version(tenant, t.id, VersionKind::Minor, Some(earlier)).await,
+        Err(PublishVersionError::Invalid(PublishError::EffectiveBeforePrevious { .. }))
+    ));
+
+    let unknown = BTreeMap::from([(Language::English, sanitize("<p>Hi {{nickname}}</p>").unwrap())]);
+    w.service.save_draft(tenant, t.id, unknown).await.unwrap();
+    assert!(matches!(
+        w.service.publish_version(tenant, t.id, VersionKind::Minor, None).await,
+        Err(PublishVersionError::Invalid(PublishError::UnknownPlaceholder(_)))
+    ));
+    w.service.save_draft(tenant, t.id, BTreeMap::new()).await.unwrap();
+    assert!(matches!(
+        w.service.publish_version(tenant, t.id, VersionKind::Minor, None).await,
+        Err(PublishVersionError::Invalid(PublishError::EmptyDraft))
+    ));
+}
+
+#[tokio::test]
+async fn templates_are_served_only_when_enabled_linked_and_effective() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    assert!(w.check(&op.app, t.id, "u1").await.unwrap());
+
+    w.service.disable_template(op.tenant.id, t.id).await.unwrap();
+    assert!(matches!(w.check(&op.app, t.id, "u1").await, Err(ClickwrapQueryError::NotFound(_))));
+    w.service.enable_template(op.tenant.id, t.id).await.unwrap();
+
+    // Linked to another app of the tenant only: this app no longer sees it.
+    let other = w
+        .service
+        .create_app(op.tenant.id, NewApp { name: Name::parse("Other").unwrap(), webhook_url: None, allowed_origins: vec![] })
+        .await
+        .unwrap();
+    w.service.set_template_apps(op.tenant.id, t.id, BTreeSet::from([other.app.id])).await.unwrap();
+    assert!(w.check(&op.app, t.id, "u1").await.is_err());
+    assert!(w.check(&other.app, t.id, "u1").await.is_ok());
+
+    // A template whose only version is scheduled is not served until its time comes.
+    let scheduled = w.template(&op, "<p>Later</p>").await;
+    let later = start().saturating_add(Duration::days(1));
+    w.service.publish_version(op.tenant.id, scheduled.id, VersionKind::Major, Some(later)).await.unwrap();
+    w.service.enable_template(op.tenant.id, scheduled.id).await.unwrap();
+    assert!(w.check(&op.app, scheduled.id, "u1").await.is_err());
+    w.clock.set(later);
+    assert!(w.check(&op.app, scheduled.id, "u1").await.unwrap());
+
+    // Another tenant's template does not exist for this app.
+    let stranger = w.operator("Globex", None).await;
+    assert!(w.check(&stranger.app, t.id, "u1").await.is_err());
+}
+
+#[tokio::test]
+async fn accept_verify_and_the_dialog_is_no_longer_required() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    assert!(w.check(&op.app, t.id, "alice").await.unwrap());
+
+    let recorded = w.act(&op.app, t.id, "alice", Action::Accepted).await;
+    assert_eq!(recorded.event.status, EventStatus::Unverified);
+    // An unverified acceptance does not count yet.
+    assert!(w.check(&op.app, t.id, "alice").await.unwrap());
+
+    let verified = w.service.verify(&op.app, recorded.signature.as_str()).await.unwrap();
+    assert_eq!(verified.event.status, EventStatus::Accepted);
+    assert!(verified.certificate_sha256.is_some());
+    assert!(!w.check(&op.app, t.id, "alice").await.unwrap());
+    // Another end user still has to accept.
+    assert!(w.check(&op.app, t.id, "bob").await.unwrap());
+
+    // Verifying twice records nothing twice.
+    assert_eq!(
+        w.service.verify(&op.app, recorded.signature.as_str()).await.unwrap_err(),
+        VerifyError::AlreadyVerified { event_id: recorded.event.id }
+    );
+    assert_eq!(w.store.deliveries().len(), 1);
+    let delivery = &w.store.deliveries()[0];
+    assert_eq!(delivery.state, DeliveryState::Pending);
+    let body: serde_json::Value = serde_json::from_str(&delivery.payload).unwrap();
+    assert_eq!(body["eventType"], "CLICKWRAP_EVENT_VERIFIED");
+    assert_eq!(body["data"]["clickwrapEventId"], recorded.event.id.to_string());
+    assert_eq!(body["data"]["clickwrapEventStatus"], "ACCEPTED");
+    assert_eq!(body["data"].as_object().unwrap().len(), 10);
+
+    let details = w.service.event_details(op.tenant.id, recorded.event.id).await.unwrap();
+    assert_eq!(details.delivery.unwrap().state, DeliveryState::Pending);
+    let (_, certificate) = w.service.certificate(op.tenant.id, recorded.event.id).await.unwrap();
+    assert_eq!(Some(certificate.sha256), details.certificate_sha256);
+
+    let status = w.service.consent_status(&op.app, &EndUserId::parse("alice").unwrap(), None).await.unwrap();
+    assert_eq!(status.status, ConsentStatus::Accepted);
+    assert_eq!(status.items[0].event_id, Some(recorded.event.id));
+}
+
+#[tokio::test]
+async fn signatures_are_refused_when_forged_foreign_or_expired() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    let recorded = w.act(&op.app, t.id, "alice", Action::Accepted).await;
+    let token = recorded.signature.as_str();
+
+    let mut forged = token.to_owned();
+    let last = forged.pop().unwrap();
+    forged.push(if last == '0' { '1' } else { '0' });
+    assert_eq!(w.service.verify(&op.app, &forged).await.unwrap_err(), VerifyError::InvalidSignature);
+    assert_eq!(w.service.verify(&op.app, "").await.unwrap_err(), VerifyError::InvalidSignature);
+    assert_eq!(w.service.verify(&op.app, &token[..token.len() / 2]).await.unwrap_err(), VerifyError::InvalidSignature);
+
+    let other = w.service.create_app(op.tenant.id, NewApp { name: Name::parse("Other").unwrap(), webhook_url: None, allowed_origins: vec![] }).await.unwrap();
+    assert_eq!(w.service.verify(&other.app, token).await.unwrap_err(), VerifyError::AppMismatch);
+
+    w.clock.advance(Duration::days(7));
+    assert_eq!(w.service.verify(&op.app, token).await.unwrap_err(), VerifyError::SignatureExpired);
+    // Nothing of the refused attempts was recorded.
+    assert!(w.store.deliveries().is_empty());
+    assert!(matches!(w.service.event_details(op.tenant.id, recorded.event.id).await, Err(EventLookupError::NotFound)));
+}
+
+#[tokio::test]
+async fn the_record_proves_what_was_shown() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    let now = w.clock.now();
+    let wrong = ContentHash::of("<p>Something else</p>");
+    assert_eq!(
+        w.service.record_action(&op.app, presented(&wrong, VersionNumber::FIRST, t.id, "u", Action::Accepted, now)).await.unwrap_err(),
+        RecordActionError::ContentMismatch
+    );
+    let right = ContentHash::of("<p>Terms</p>");
+    let mut german = presented(&right, VersionNumber::FIRST, t.id, "u", Action::Accepted, now);
+    german.language = Language::German;
+    assert_eq!(w.service.record_action(&op.app, german).await.unwrap_err(), RecordActionError::LanguageNotAvailable(Language::German));
+    let mut future = presented(&right, VersionNumber::FIRST, t.id, "u", Action::Accepted, now);
+    future.presented_at = now.saturating_add(Duration::hours(1));
+    assert_eq!(w.service.record_action(&op.app, future).await.unwrap_err(), RecordActionError::PresentedAtOutOfRange);
+    let missing = presented(&right, VersionNumber::new(9, 0), t.id, "u", Action::Accepted, now);
+    assert!(matches!(w.service.record_action(&op.app, missing).await, Err(RecordActionError::NotFound(_))));
+
+    let recorded = w.service.record_action(&op.app, presented(&right, VersionNumber::FIRST, t.id, "u", Action::Accepted, now)).await.unwrap();
+    assert_eq!(recorded.event.content, "<p>Terms</p>");
+    let metadata: serde_json::Value = serde_json::from_str(&recorded.event.technical_metadata).unwrap();
+    assert_eq!(metadata["ipAddress"], "203.0.113.7");
+    assert_eq!(metadata["userAgent"], "Mozilla/5.0 (test)");
+}
+
+#[tokio::test]
+async fn a_declined_event_has_no_certificate_and_keeps_the_dialog_required() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    let recorded = w.act(&op.app, t.id, "dave", Action::Declined).await;
+    let verified = w.service.verify(&op.app, recorded.signature.as_str()).await.unwrap();
+    assert_eq!(verified.event.status, EventStatus::Declined);
+    assert_eq!(verified.certificate_sha256, None);
+    assert!(matches!(w.service.certificate(op.tenant.id, recorded.event.id).await, Err(CertificateError::NotAccepted)));
+    assert!(w.check(&op.app, t.id, "dave").await.unwrap());
+    let status = w.service.consent_status(&op.app, &EndUserId::parse("dave").unwrap(), Some(t.id)).await.unwrap();
+    assert_eq!(status.status, ConsentStatus::Declined);
+}
+
+#[tokio::test]
+async fn the_event_quota_refuses_verifications_beyond_it_and_records_nothing() {
+    let w = world().await;
+    let op = w.operator("Acme", Some(1)).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    w.accept_and_verify(&op.app, t.id, "one").await;
+    let second = w.act(&op.app, t.id, "two", Action::Accepted).await;
+    let refused = w.service.verify(&op.app, second.signature.as_str()).await.unwrap_err();
+    assert!(matches!(refused, VerifyError::QuotaExceeded { retry_after_secs } if retry_after_secs > 0));
+    assert_eq!(w.service.usage(&op.tenant).await.unwrap().events_this_period, 1);
+    assert_eq!(w.store.deliveries().len(), 1);
+    // Raising the quota lets the same (still valid) Signature through.
+    w.service.set_event_quota(op.tenant.id, Some(5)).await.unwrap();
+    assert!(w.service.verify(&op.app, second.signature.as_str()).await.is_ok());
+}
+
+#[tokio::test]
+async fn a_new_major_version_or_a_re_accept_request_asks_again() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    w.accept_and_verify(&op.app, t.id, "erin").await;
+    w.accept_and_verify(&op.app, t.id, "frank").await;
+    let erin = EndUserId::parse("erin").unwrap();
+
+    // A minor version keeps the acceptance.
+    w.service.publish_version(op.tenant.id, t.id, VersionKind::Minor, None).await.unwrap();
+    w.clock.advance(Duration::seconds(1));
+    assert!(!w.check(&op.app, t.id, "erin").await.unwrap());
+
+    let results = w
+        .service
+        .request_re_accept(&op.app, &[erin.clone(), EndUserId::parse("nobody").unwrap()], &[t.id], Some("policy update"))
+        .await
+        .unwrap();
+    assert_eq!(results[0].2, ReAcceptOutcome::Requested);
+    assert_eq!(results[1].2, ReAcceptOutcome::Skipped);
+    assert!(w.check(&op.app, t.id, "erin").await.unwrap());
+    let status = w.service.consent_status(&op.app, &erin, None).await.unwrap();
+    assert!(status.items[0].re_acceptance_required);
+    // Accepting again settles it.
+    w.clock.advance(Duration::seconds(1));
+    w.accept_and_verify(&op.app, t.id, "erin").await;
+    assert!(!w.check(&op.app, t.id, "erin").await.unwrap());
+
+    // A major version asks everyone again.
+    w.service.publish_version(op.tenant.id, t.id, VersionKind::Major, None).await.unwrap();
+    w.clock.advance(Duration::seconds(1));
+    assert!(w.check(&op.app, t.id, "frank").await.unwrap());
+    let frank = w.service.consent_status(&op.app, &EndUserId::parse("frank").unwrap(), None).await.unwrap();
+    assert_eq!(frank.items[0].status, ConsentStatus::NoData);
+    assert!(frank.items[0].re_acceptance_required);
+    assert_eq!(frank.items[0].version, VersionNumber::new(2, 0));
+}
+
+#[tokio::test]
+async fn accepted_content_is_shown_for_the_version_the_user_accepted() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>First terms</p>").await;
+    w.accept_and_verify(&op.app, t.id, "gina").await;
+    w.service.save_draft(op.tenant.id, t.id, BTreeMap::from([(Language::English, sanitize("<p>Second</p>").unwrap())])).await.unwrap();
+    w.service.publish_version(op.tenant.id, t.id, VersionKind::Major, None).await.unwrap();
+    w.clock.advance(Duration::seconds(1));
+    let query = |user: Option<&str>| ContentQuery {
+        template_id: t.id,
+        version: None,
+        language: LanguagePreference::default(),
+        placeholders: PlaceholderValues::default(),
+        end_user_id: user.map(|u| EndUserId::parse(u).unwrap()),
+    };
+    let accepted = w.service.clickwrap_content(&op.app, &query(Some("gina"))).await.unwrap();
+    assert_eq!((accepted.version, accepted.content.as_str()), (VersionNumber::new(1, 0), "<p>First terms</p>"));
+    let latest = w.service.clickwrap_content(&op.app, &query(None)).await.unwrap();
+    assert_eq!(latest.version, VersionNumber::new(2, 0));
+    assert!(w.service.clickwrap_content(&op.app, &query(Some("never-accepted"))).await.is_err());
+}
+
+#[tokio::test]
+async fn the_events_list_walks_every_event_once_newest_first() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    let mut expected = Vec::new();
+    for i in 0..25 {
+        // Every third pair shares a millisecond, so the id tie-breaker matters.
+        if i % 3 != 0 {
+            w.clock.advance(Duration::milliseconds(1));
+        }
+        let action = if i % 4 == 0 { Action::Declined } else { Action::Accepted };
+        let recorded = w.act(&op.app, t.id, &format!("user-{i}"), action).await;
+        w.service.verify(&op.app, recorded.signature.as_str()).await.unwrap();
+        expected.push(recorded.event.id);
+    }
+    // An unverified event never appears.
+    w.act(&op.app, t.id, "unverified", Action::Accepted).await;
+
+    let filter = EventFilter::default();
+    let limit = PageLimit::parse(10).unwrap();
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let page = w.service.list_events(op.tenant.id, &filter, cursor.as_deref(), limit).await.unwrap();
+        seen.extend(page.items.iter().map(|e| (e.action_at, e.id)));
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 25);
+    let mut sorted = seen.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(seen, sorted, "newest first, ids descending within a millisecond");
+    let ids: BTreeSet<_> = seen.iter().map(|(_, id)| *id).collect();
+    assert_eq!(ids, expected.into_iter().collect());
+
+    let declined = EventFilter { status: Some(Action::Declined), ..Default::default() };
+    let page = w.service.list_events(op.tenant.id, &declined, None, PageLimit::parse(100).unwrap()).await.unwrap();
+    assert_eq!(page.items.len(), 7);
+    assert!(page.next_cursor.is_none());
+
+    // A cursor is bound to its tenant and filters.
+    let first = w.service.list_events(op.tenant.id, &filter, None, limit).await.unwrap();
+    let token = first.next_cursor.unwrap();
+    assert_eq!(w.service.list_events(op.tenant.id, &declined, Some(&token), limit).await.unwrap_err(), ListEventsError::InvalidCursor);
+    let stranger = w.operator("Globex", None).await;
+    assert_eq!(w.service.list_events(stranger.tenant.id, &filter, Some(&token), limit).await.unwrap_err(), ListEventsError::InvalidCursor);
+    assert_eq!(w.service.list_events(op.tenant.id, &filter, Some("garbage"), limit).await.unwrap_err(), ListEventsError::InvalidCursor);
+    let empty = w.service.list_events(stranger.tenant.id, &filter, None, limit).await.unwrap();
+    assert!(empty.items.is_empty() && empty.next_cursor.is_none());
+
+    let backwards = EventFilter { from: Some(start().saturating_add(Duration::hours(1))), to: Some(start()), ..Default::default() };
+    assert_eq!(w.service.list_events(op.tenant.id, &backwards, None, limit).await.unwrap_err(), ListEventsError::FromAfterTo);
+    assert!(PageLimit::parse(0).is_err() && PageLimit::parse(101).is_err());
+}
+
+#[tokio::test]
+async fn tenants_never_see_each_others_evidence() {
+    let w = world().await;
+    let a = w.operator("Acme", None).await;
+    let b = w.operator("Globex", None).await;
+    let t = w.published(&a, "<p>Terms</p>").await;
+    let recorded = w.accept_and_verify(&a.app, t.id, "shared-id").await;
+    assert!(matches!(w.service.event_details(b.tenant.id, recorded.event.id).await, Err(EventLookupError::NotFound)));
+    assert!(matches!(w.service.certificate(b.tenant.id, recorded.event.id).await, Err(CertificateError::NotFound)));
+    assert!(w.service.get_template(b.tenant.id, t.id).await.is_err());
+    let status = w.service.consent_status(&b.app, &EndUserId::parse("shared-id").unwrap(), None).await.unwrap();
+    assert!(status.items.is_empty());
+    assert_eq!(status.status, ConsentStatus::NoData);
+    // Verifying another tenant's Signature with one's own credentials is refused.
+    let second = w.act(&a.app, t.id, "x", Action::Accepted).await;
+    assert_eq!(w.service.verify(&b.app, second.signature.as_str()).await.unwrap_err(), VerifyError::AppMismatch);
+}
+
+#[tokio::test]
+async fn rate_limits_count_per_app_ip_and_route() {
+    let w = world_with(Settings { rate_limit: RateLimitPolicy::per_hour(2), ..Settings::default() }).await;
+    let op = w.operator("Acme", None).await;
+    let key = |ip: &str, route| RateLimitKey { app_id: op.app.id, client_ip: ip.into(), route };
+    let verify = key("198.51.100.1", RateLimitedRoute::Verify);
+    assert!(w.service.hit_rate_limit(&verify).await.unwrap().allowed);
+    assert!(w.service.hit_rate_limit(&verify).await.unwrap().allowed);
+    let refused = w.service.hit_rate_limit(&verify).await.unwrap();
+    assert!(!refused.allowed && refused.remaining == 0 && refused.reset_after_secs > 0);
+    assert!(w.service.hit_rate_limit(&key("198.51.100.2", RateLimitedRoute::Verify)).await.unwrap().allowed);
+    assert!(w.service.hit_rate_limit(&key("198.51.100.1", RateLimitedRoute::ClickwrapCheck)).await.unwrap().allowed);
+    w.clock.advance(Duration::hours(1));
+    assert!(w.service.hit_rate_limit(&verify).await.unwrap().allowed);
+}

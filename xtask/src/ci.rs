@@ -1,0 +1,151 @@
+//! `cargo xtask ci`: the checks CI runs, in order, stopping at the first failure.
+//!
+//! To add a step, add it to [`plan`]; every step is announced, timed and summed up the same way.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One step of the run.
+struct Step {
+    name: &'static str,
+    action: Action,
+}
+
+enum Action {
+    /// Run `cargo` with these arguments; the step fails when it exits non-zero.
+    Cargo(&'static [&'static str]),
+    /// Do not run; say why.
+    Skip(&'static str),
+}
+
+/// The steps, decided up front so the header can say `[n/total]`.
+fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
+    let test = if cargo_subcommand_works(cargo, root, "nextest") {
+        &["nextest", "run", "--workspace", "--locked"][..]
+    } else {
+        &["test", "--workspace", "--locked"][..]
+    };
+    let deny = if cargo_subcommand_works(cargo, root, "deny") {
+        Action::Cargo(&["deny", "check", "bans", "licenses", "sources"])
+    } else {
+        Action::Skip(
+            "cargo-deny is not installed (`cargo install --locked cargo-deny`); \
+             bans, licenses and sources were NOT checked",
+        )
+    };
+
+    vec![
+        Step {
+            name: "fmt",
+            action: Action::Cargo(&["fmt", "--all", "--", "--check"]),
+        },
+        Step {
+            name: "clippy",
+            action: Action::Cargo(&[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--locked",
+                "--",
+                "-D",
+                "warnings",
+            ]),
+        },
+        Step {
+            name: "test",
+            action: Action::Cargo(test),
+        },
+        // nextest does not run doc tests, so they always get their own step.
+        Step {
+            name: "doctest",
+            action: Action::Cargo(&["test", "--workspace", "--doc", "--locked"]),
+        },
+        // Advisories are left out on purpose: they need a network database.
+        Step {
+            name: "deny",
+            action: deny,
+        },
+    ]
+}
+
+pub(crate) fn run(root: &Path) -> Result<(), String> {
+    let cargo = cargo_program();
+    let steps = plan(&cargo, root);
+    let total = steps.len();
+    let started = Instant::now();
+    let mut skipped = Vec::new();
+
+    for (index, step) in steps.iter().enumerate() {
+        let number = index + 1;
+        match &step.action {
+            Action::Skip(reason) => {
+                println!("==> [{number}/{total}] {}: SKIPPED: {reason}", step.name);
+                skipped.push(step.name);
+            }
+            Action::Cargo(args) => {
+                println!(
+                    "==> [{number}/{total}] {}: cargo {}",
+                    step.name,
+                    args.join(" ")
+                );
+                let step_started = Instant::now();
+                let status = Command::new(&cargo)
+                    .args(*args)
+                    .current_dir(root)
+                    .status()
+                    .map_err(|error| format!("could not start cargo: {error}"))?;
+                let took = format_duration(step_started.elapsed());
+                if !status.success() {
+                    return Err(format!(
+                        "ci FAILED at step {number}/{total} `{}` ({status}) after {took}; \
+                         total {}",
+                        step.name,
+                        format_duration(started.elapsed()),
+                    ));
+                }
+                println!("    {} ok in {took}", step.name);
+            }
+        }
+    }
+
+    let passed = total - skipped.len();
+    let skipped_note = if skipped.is_empty() {
+        String::new()
+    } else {
+        format!(", {} skipped ({})", skipped.len(), skipped.join(", "))
+    };
+    println!(
+        "ci passed: {passed}/{total} steps ok{skipped_note} in {}",
+        format_duration(started.elapsed())
+    );
+    Ok(())
+}
+
+/// The cargo that runs us (`CARGO` is set by `cargo run`), else the one on `PATH`.
+fn cargo_program() -> OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"))
+}
+
+/// Whether `cargo <subcommand> --version` succeeds, i.e. the tool is installed.
+fn cargo_subcommand_works(cargo: &OsString, root: &Path, subcommand: &str) -> bool {
+    Command::new(cargo)
+        .args([subcommand, "--version"])
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+fn format_duration(duration: Duration) -> String {
+    let seconds = duration.as_secs_f64();
+    if seconds < 60.0 {
+        format!("{seconds:.1}s")
+    } else {
+        let whole = duration.as_secs();
+        format!("{}m{:02}s", whole / 60, whole % 60)
+    }
+}

@@ -1,0 +1,64 @@
+//! Project automation, run as `cargo xtask <command>` (see `.cargo/config.toml`).
+//!
+//! Only the standard library is used, so the tool builds fast and needs nothing extra.
+
+// A command-line tool reports to its user on stdout and stderr by design.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod ci;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const HELP: &str = "\
+cargo xtask <command>
+
+Commands:
+  ci      run every check CI runs, stopping at the first failure:
+            fmt      cargo fmt --all -- --check
+            clippy   cargo clippy --workspace --all-targets --locked -- -D warnings
+            test     cargo nextest run (or cargo test when cargo-nextest is missing)
+            doctest  cargo test --workspace --doc --locked
+            deny     cargo deny check bans licenses sources (skipped when cargo-deny is missing)
+  help    print this text
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let command = args.first().map(String::as_str);
+    let rest = args.get(1..).unwrap_or_default();
+
+    let result = match command {
+        None | Some("help" | "-h" | "--help") => {
+            print!("{HELP}");
+            Ok(())
+        }
+        Some("ci") => no_arguments("ci", rest).and_then(|()| ci::run(&workspace_root())),
+        Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
+    };
+
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn no_arguments(command: &str, rest: &[String]) -> Result<(), String> {
+    match rest.first() {
+        None => Ok(()),
+        Some(arg) => Err(format!("`{command}` takes no arguments, got `{arg}`")),
+    }
+}
+
+/// The workspace root: the parent of this package's directory. `cargo run` tells us that directory
+/// at run time; the compile-time value is only a fallback, as it goes stale when the checkout moves.
+fn workspace_root() -> PathBuf {
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    manifest_dir
+        .parent()
+        .map_or_else(|| manifest_dir.clone(), PathBuf::from)
+}

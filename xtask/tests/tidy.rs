@@ -1,0 +1,215 @@
+//! Tidy checks: architecture and hygiene rules that fail `cargo test` when broken.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Crates that belong in adapters, never in the domain's (normal or build) dependency tree.
+/// `tokio` is fine as a dev-dependency of the domain, which `-e normal,build` leaves out.
+const FORBIDDEN_IN_DOMAIN: &[&str] = &[
+    "actix-web",
+    "actix-http",
+    "actix-rt",
+    "diesel",
+    "diesel-async",
+    "hyper",
+    "lopdf",
+    "tokio-postgres",
+    "pq-sys",
+    "reqwest",
+    "sqlx",
+    "tokio",
+];
+
+const DOMAIN: &str = "clickwrap-domain";
+
+/// The cargo and the package directory of this run (set by cargo and nextest at run time);
+/// the compile-time values are only a fallback, as they go stale when the checkout moves.
+fn env_or_compiled(name: &str, compiled: &str) -> PathBuf {
+    std::env::var_os(name).map_or_else(|| PathBuf::from(compiled), PathBuf::from)
+}
+
+fn workspace_root() -> PathBuf {
+    let manifest_dir = env_or_compiled("CARGO_MANIFEST_DIR", env!("CARGO_MANIFEST_DIR"));
+    manifest_dir
+        .parent()
+        .map_or_else(|| manifest_dir.clone(), Path::to_path_buf)
+}
+
+/// Runs cargo in the workspace root; its stdout, or a message with its stderr.
+fn cargo(args: &[&str]) -> Result<String, String> {
+    let output = Command::new(env_or_compiled("CARGO", env!("CARGO")))
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .map_err(|error| format!("could not run cargo {}: {error}", args.join(" ")))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo {} failed ({}):\n{}",
+            args.join(" "),
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn domain_depends_on_no_adapter_crate() {
+    let tree = cargo(&[
+        "tree",
+        "--package",
+        DOMAIN,
+        "--edges",
+        "normal,build",
+        "--target",
+        "all",
+        "--prefix",
+        "none",
+        "--format",
+        "{p}",
+    ])
+    .unwrap_or_else(|message| panic!("{message}"));
+    // Lines look like `ring v0.17.14` or `ring v0.17.14 (*)`.
+    let names: Vec<&str> = tree
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    assert!(
+        names.contains(&DOMAIN),
+        "`cargo tree` did not list {DOMAIN}; got:\n{tree}"
+    );
+
+    let mut offenders = String::new();
+    for forbidden in FORBIDDEN_IN_DOMAIN {
+        if names.contains(forbidden) {
+            let path = cargo(&[
+                "tree",
+                "--package",
+                DOMAIN,
+                "--edges",
+                "normal,build",
+                "--target",
+                "all",
+                "--invert",
+                forbidden,
+            ])
+            .unwrap_or_else(|message| message);
+            offenders.push_str(&format!(
+                "\n`{forbidden}` is in the domain's dependency tree; it comes in through:\n{path}"
+            ));
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "{DOMAIN} must depend on no adapter, framework or IO crate \
+         (those belong in the adapter crates):{offenders}"
+    );
+}
+
+#[test]
+fn no_todo_or_unimplemented_in_crate_sources() {
+    let mut files = Vec::new();
+    let crates = crate_dirs().unwrap_or_else(|message| panic!("{message}"));
+    for krate in crates {
+        rust_files(&krate.join("src"), &mut files);
+    }
+    assert!(
+        !files.is_empty(),
+        "found no Rust sources under crates/*/src"
+    );
+
+    let mut offenders = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file)
+            .unwrap_or_else(|error| panic!("cannot read {}: {error}", file.display()));
+        for (number, line) in text.lines().enumerate() {
+            if line.contains("todo!(") || line.contains("unimplemented!(") {
+                offenders.push(format!(
+                    "{}:{}: {}",
+                    relative(file).display(),
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "unfinished code (todo!/unimplemented!) in crate sources:\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn every_member_uses_the_workspace_lints() {
+    let root = workspace_root();
+    let mut manifests: Vec<PathBuf> = crate_dirs()
+        .unwrap_or_else(|message| panic!("{message}"))
+        .into_iter()
+        .map(|dir| dir.join("Cargo.toml"))
+        .collect();
+    manifests.push(root.join("xtask").join("Cargo.toml"));
+
+    let mut offenders = Vec::new();
+    for manifest in &manifests {
+        let text = std::fs::read_to_string(manifest)
+            .unwrap_or_else(|error| panic!("cannot read {}: {error}", manifest.display()));
+        if !uses_workspace_lints(&text) {
+            offenders.push(relative(manifest).display().to_string());
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "these members lack `[lints]\\nworkspace = true`: {}",
+        offenders.join(", ")
+    );
+}
+
+/// `[lints]` followed (before the next table) by `workspace = true`, or `lints.workspace = true`.
+fn uses_workspace_lints(manifest: &str) -> bool {
+    let mut in_lints = false;
+    for line in manifest.lines().map(str::trim) {
+        let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact == "lints.workspace=true" {
+            return true;
+        }
+        if compact.starts_with('[') {
+            in_lints = compact == "[lints]";
+        } else if in_lints && compact == "workspace=true" {
+            return true;
+        }
+    }
+    false
+}
+
+/// Every `crates/*` directory that holds a Cargo package.
+fn crate_dirs() -> Result<Vec<PathBuf>, String> {
+    let crates = workspace_root().join("crates");
+    let entries = std::fs::read_dir(&crates)
+        .map_err(|error| format!("cannot list {}: {error}", crates.display()))?;
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.join("Cargo.toml").is_file())
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.filter_map(Result::ok).map(|entry| entry.path()) {
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn relative(path: &Path) -> &Path {
+    let root = workspace_root();
+    path.strip_prefix(&root).unwrap_or(path)
+}
