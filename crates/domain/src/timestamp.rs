@@ -30,6 +30,10 @@ impl Timestamp {
 
     /// Parses RFC 3339 with any offset; the value is converted to UTC and truncated to milliseconds.
     pub fn parse_rfc3339(text: &str) -> Result<Self, InvalidTimestamp> {
+        // RFC 3339 lets applications accept a space for the `T`; the API documents ISO 8601's `T`.
+        if !matches!(text.as_bytes().get(10), Some(b'T' | b't')) {
+            return Err(InvalidTimestamp);
+        }
         OffsetDateTime::parse(text, &Rfc3339).map(Self::from_datetime).map_err(|_| InvalidTimestamp)
     }
 

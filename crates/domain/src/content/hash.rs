@@ -8,7 +8,7 @@ use std::fmt;
 const PREFIX: &str = "sha256:";
 const HEX_LEN: usize = 64;
 
-/// `sha256:` followed by 64 lowercase hex digits: the SHA-256 of the rendered content's UTF-8 bytes.
+/// `sha256:` and 64 lowercase hex digits: the SHA-256 of the rendered content's UTF-8 bytes.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ContentHash(String);
 

@@ -36,8 +36,8 @@ pub struct ContentTooLarge {
 const ALLOWED_TAGS: &str = "h1 h2 h3 h4 h5 h6 p br hr ul ol li dl dt dd strong b em i u s sup sub \
     blockquote a span div code pre table caption colgroup col thead tbody tfoot tr th td";
 
-const REMOVED_WITH_CONTENT: &str = "script style template iframe frame frameset object embed applet \
-    noscript noembed noframes textarea select title svg math";
+const REMOVED_WITH_CONTENT: &str = "script style template iframe frame frameset object embed \
+    applet noscript noembed noframes textarea select title svg math";
 
 static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
     let tags: HashSet<&str> = ALLOWED_TAGS.split_whitespace().collect();
@@ -91,8 +91,9 @@ const MAX_EXTRA_PASSES: usize = 4;
 fn clean_once(raw: &str) -> String {
     // The serializer writes a carriage return from `&#13;` raw, which the next parse reads as a
     // line feed, and it does not double a line feed at the start of `<pre>`, which the next parse
-    // drops. Both are fixed here so that one pass is already stable. A literal `<pre>` in the output
-    // is always the tag: `<` is escaped in text and attribute values, and `pre` has no attributes.
+    // drops. Both are fixed here so that one pass is already stable. A literal `<pre>` in the
+    // output is always the tag: `<` is escaped in text and attribute values, and `pre` has no
+    // attributes.
     CLEANER
         .clean(raw)
         .to_string()
@@ -347,119 +348,30 @@ mod properties {
         Ok(())
     }
 
+    /// Fragments that exercise parser corner cases: misnesting, foster parenting, foreign content,
+    /// raw-text elements, removed wrappers, line endings, entities and placeholders.
+    #[rustfmt::skip]
+    const SOUP: &[&str] = &[
+        "<p>", "</p>", "<a href=https://a.example>", "<a href=x>", "</a>", "<pre>", "</pre>",
+        "<li>", "</li>", "<ul>", "</ul>", "<dir>", "</dir>", "<menu>", "<object>", "</object>",
+        "<button>", "<table>", "</table>", "<tr>", "<td>", "</td>", "<th>", "<tbody>", "<tfoot>",
+        "<caption>", "<colgroup>", "<col>", "<select>", "<option>", "<svg>", "</svg>", "<math>",
+        "<mi>", "<mtext>", "<style>", "</style>", "<script>", "</script>", "<textarea>",
+        "<noscript>", "</noscript>", "<template>", "</template>", "<form>", "</form>", "<div>",
+        "</div>", "<h1>", "<b>", "</b>", "<i>", "<font>", "<nobr>", "<iframe>", "<xmp>",
+        "<plaintext>", "<title>", "<head>", "<body>", "<html>", "<frameset>", "<br>", "</br>",
+        "<hr>", "<img src=x>", "<!--", "-->", "<!-- c -->", "<!DOCTYPE html>", "<?x?>",
+        "<![CDATA[x]]>", "\n", "\r", "\r\n", "&#13;", "&#10;", "&nbsp;", "&amp;", "&lt;", "&", "<",
+        ">", "\"", "'", "\0", "&#0;", "{{fullName}}", "{{ custom.k }}", "x", " ", "\t", "é",
+        "<span title=\"a\">", "<a title=\"{{fullName}}\" href=\"https://e.example/{{custom.id}}\">",
+        "<a href=\"java&#10;script:x\">", "<a href=\" https://x.example/?a=1&b=<>\">",
+        "<p onclick=x style=y>", "<td colspan=2>", "<ol start=3>", "<sup>", "<code>",
+        "<blockquote>", "<s>", "<dl><dt>", "<dd>", "href=", "=\"",
+    ];
+
     fn token() -> impl Strategy<Value = String> {
         prop_oneof![
-            prop::sample::select(vec![
-                "<p>",
-                "</p>",
-                "<a href=https://a.example>",
-                "<a href=x>",
-                "</a>",
-                "<pre>",
-                "</pre>",
-                "<li>",
-                "</li>",
-                "<ul>",
-                "</ul>",
-                "<dir>",
-                "</dir>",
-                "<menu>",
-                "<object>",
-                "</object>",
-                "<button>",
-                "<table>",
-                "</table>",
-                "<tr>",
-                "<td>",
-                "</td>",
-                "<th>",
-                "<tbody>",
-                "<tfoot>",
-                "<caption>",
-                "<colgroup>",
-                "<col>",
-                "<select>",
-                "<option>",
-                "<svg>",
-                "</svg>",
-                "<math>",
-                "<mi>",
-                "<mtext>",
-                "<style>",
-                "</style>",
-                "<script>",
-                "</script>",
-                "<textarea>",
-                "<noscript>",
-                "</noscript>",
-                "<template>",
-                "</template>",
-                "<form>",
-                "</form>",
-                "<div>",
-                "</div>",
-                "<h1>",
-                "<b>",
-                "</b>",
-                "<i>",
-                "<font>",
-                "<nobr>",
-                "<iframe>",
-                "<xmp>",
-                "<plaintext>",
-                "<title>",
-                "<head>",
-                "<body>",
-                "<html>",
-                "<frameset>",
-                "<br>",
-                "</br>",
-                "<hr>",
-                "<img src=x>",
-                "<!--",
-                "-->",
-                "<!-- c -->",
-                "<!DOCTYPE html>",
-                "<?x?>",
-                "<![CDATA[x]]>",
-                "\n",
-                "\r",
-                "\r\n",
-                "&#13;",
-                "&#10;",
-                "&nbsp;",
-                "&amp;",
-                "&lt;",
-                "&",
-                "<",
-                ">",
-                "\"",
-                "'",
-                "\0",
-                "&#0;",
-                "{{fullName}}",
-                "{{ custom.k }}",
-                "x",
-                " ",
-                "\t",
-                "é",
-                "<span title=\"a\">",
-                "<a title=\"{{fullName}}\" href=\"https://e.example/{{custom.id}}\">",
-                "<a href=\"java&#10;script:x\">",
-                "<a href=\" https://x.example/?a=1&b=<>\">",
-                "<p onclick=x style=y>",
-                "<td colspan=2>",
-                "<ol start=3>",
-                "<sup>",
-                "<code>",
-                "<blockquote>",
-                "<s>",
-                "<dl><dt>",
-                "<dd>",
-                "href=",
-                "=\"",
-            ])
-            .prop_map(str::to_owned),
+            prop::sample::select(SOUP).prop_map(str::to_owned),
             "\\PC{0,3}",
         ]
     }

@@ -78,10 +78,10 @@ impl WebhookUrl {
         Self::parse_with_exemptions(text, |_| false)
     }
 
-    /// Like [`WebhookUrl::parse`], but IP literals for which `exempt` is true are accepted even when
-    /// not public (the operator's `CLICKWRAP_WEBHOOK_ALLOW_CIDRS`, e.g. for a receiver on a private
-    /// network or in tests). `localhost` names are accepted when a loopback address is exempt;
-    /// metadata names never are.
+    /// Like [`WebhookUrl::parse`], but IP literals for which `exempt` is true are accepted even
+    /// when not public (the operator's `CLICKWRAP_WEBHOOK_ALLOW_CIDRS`, e.g. for a receiver on a
+    /// private network or in tests). `localhost` names are accepted when a loopback address is
+    /// exempt; metadata names never are.
     pub fn parse_with_exemptions(
         text: &str,
         exempt: impl Fn(IpAddr) -> bool,
@@ -101,8 +101,8 @@ impl WebhookUrl {
         if url.scheme() != "https" {
             return Err(InvalidWebhookUrl::NotHttps);
         }
-        // The parser also reads `https:host`, `https:///host` and `https:\\host` as `https://host/`;
-        // accept only the ordinary spelling, with the host right after `https://`.
+        // The parser also reads `https:host`, `https:///host` and `https:\\host` as
+        // `https://host/`; accept only the ordinary spelling, with the host right after `https://`.
         let rest = text
             .get(..8)
             .filter(|scheme| scheme.eq_ignore_ascii_case("https://"))

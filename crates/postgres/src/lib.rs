@@ -1,0 +1,1 @@
+//! PostgreSQL storage adapter (in progress).
