@@ -3,3 +3,4 @@ DROP TABLE server_keys, re_accept_requests, rate_limit_windows, usage_counters, 
     template_apps, templates, apps, operator_tokens, tenants;
 DROP FUNCTION clickwrap_guard_event();
 DROP FUNCTION clickwrap_refuse_change();
+DROP FUNCTION clickwrap_refuse_truncate();

@@ -12,6 +12,14 @@ BEGIN
 END;
 $$;
 
+-- TRUNCATE skips row triggers, so the evidence tables refuse it with a statement trigger each.
+CREATE FUNCTION clickwrap_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'TRUNCATE on % is not allowed: it holds immutable evidence', TG_TABLE_NAME
+        USING ERRCODE = 'integrity_constraint_violation';
+END;
+$$;
+
 CREATE TABLE tenants (
     id          uuid PRIMARY KEY,
     name        text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 200),
@@ -81,6 +89,9 @@ CREATE TABLE template_versions (
 CREATE TRIGGER template_versions_are_locked
     BEFORE UPDATE OR DELETE ON template_versions
     FOR EACH ROW EXECUTE FUNCTION clickwrap_refuse_change();
+CREATE TRIGGER template_versions_no_truncate
+    BEFORE TRUNCATE ON template_versions
+    FOR EACH STATEMENT EXECUTE FUNCTION clickwrap_refuse_truncate();
 
 -- Rendered content is stored once per distinct text: most end users see the very same agreement.
 CREATE TABLE event_contents (
@@ -90,6 +101,9 @@ CREATE TABLE event_contents (
 CREATE TRIGGER event_contents_are_immutable
     BEFORE UPDATE OR DELETE ON event_contents
     FOR EACH ROW EXECUTE FUNCTION clickwrap_refuse_change();
+CREATE TRIGGER event_contents_no_truncate
+    BEFORE TRUNCATE ON event_contents
+    FOR EACH STATEMENT EXECUTE FUNCTION clickwrap_refuse_truncate();
 
 CREATE TABLE clickwrap_events (
     id                    uuid PRIMARY KEY,
@@ -155,6 +169,9 @@ $$;
 CREATE TRIGGER clickwrap_events_guard
     BEFORE UPDATE OR DELETE ON clickwrap_events
     FOR EACH ROW EXECUTE FUNCTION clickwrap_guard_event();
+CREATE TRIGGER clickwrap_events_no_truncate
+    BEFORE TRUNCATE ON clickwrap_events
+    FOR EACH STATEMENT EXECUTE FUNCTION clickwrap_refuse_truncate();
 
 -- The events list: newest first by (action_at, id) over verified events, one index per combination
 -- of the equality filters (template, end user, status), so every page of every filter combination
@@ -189,6 +206,9 @@ CREATE TABLE certificates (
 CREATE TRIGGER certificates_are_immutable
     BEFORE UPDATE OR DELETE ON certificates
     FOR EACH ROW EXECUTE FUNCTION clickwrap_refuse_change();
+CREATE TRIGGER certificates_no_truncate
+    BEFORE TRUNCATE ON certificates
+    FOR EACH STATEMENT EXECUTE FUNCTION clickwrap_refuse_truncate();
 
 -- The webhook outbox: written in the verification's transaction, worked off by the dispatcher.
 CREATE TABLE webhook_deliveries (

@@ -37,36 +37,16 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
     };
 
     vec![
-        Step {
-            name: "fmt",
-            action: Action::Cargo(&["fmt", "--all", "--", "--check"]),
-        },
+        Step { name: "fmt", action: Action::Cargo(&["fmt", "--all", "--", "--check"]) },
         Step {
             name: "clippy",
-            action: Action::Cargo(&[
-                "clippy",
-                "--workspace",
-                "--all-targets",
-                "--locked",
-                "--",
-                "-D",
-                "warnings",
-            ]),
+            action: Action::Cargo(&["clippy", "--workspace", "--all-targets", "--locked", "--", "-D", "warnings"]),
         },
-        Step {
-            name: "test",
-            action: Action::Cargo(test),
-        },
+        Step { name: "test", action: Action::Cargo(test) },
         // nextest does not run doc tests, so they always get their own step.
-        Step {
-            name: "doctest",
-            action: Action::Cargo(&["test", "--workspace", "--doc", "--locked"]),
-        },
+        Step { name: "doctest", action: Action::Cargo(&["test", "--workspace", "--doc", "--locked"]) },
         // Advisories are left out on purpose: they need a network database.
-        Step {
-            name: "deny",
-            action: deny,
-        },
+        Step { name: "deny", action: deny },
     ]
 }
 
@@ -85,11 +65,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
                 skipped.push(step.name);
             }
             Action::Cargo(args) => {
-                println!(
-                    "==> [{number}/{total}] {}: cargo {}",
-                    step.name,
-                    args.join(" ")
-                );
+                println!("==> [{number}/{total}] {}: cargo {}", step.name, args.join(" "));
                 let step_started = Instant::now();
                 let status = Command::new(&cargo)
                     .args(*args)
@@ -116,10 +92,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     } else {
         format!(", {} skipped ({})", skipped.len(), skipped.join(", "))
     };
-    println!(
-        "ci passed: {passed}/{total} steps ok{skipped_note} in {}",
-        format_duration(started.elapsed())
-    );
+    println!("ci passed: {passed}/{total} steps ok{skipped_note} in {}", format_duration(started.elapsed()));
     Ok(())
 }
 

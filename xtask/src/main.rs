@@ -56,9 +56,7 @@ fn no_arguments(command: &str, rest: &[String]) -> Result<(), String> {
 /// The workspace root: the parent of this package's directory. `cargo run` tells us that directory
 /// at run time; the compile-time value is only a fallback, as it goes stale when the checkout moves.
 fn workspace_root() -> PathBuf {
-    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
-    manifest_dir
-        .parent()
-        .map_or_else(|| manifest_dir.clone(), PathBuf::from)
+    let manifest_dir =
+        std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    manifest_dir.parent().map_or_else(|| manifest_dir.clone(), PathBuf::from)
 }

@@ -30,9 +30,7 @@ fn env_or_compiled(name: &str, compiled: &str) -> PathBuf {
 
 fn workspace_root() -> PathBuf {
     let manifest_dir = env_or_compiled("CARGO_MANIFEST_DIR", env!("CARGO_MANIFEST_DIR"));
-    manifest_dir
-        .parent()
-        .map_or_else(|| manifest_dir.clone(), Path::to_path_buf)
+    manifest_dir.parent().map_or_else(|| manifest_dir.clone(), Path::to_path_buf)
 }
 
 /// Runs cargo in the workspace root; its stdout, or a message with its stderr.
@@ -70,14 +68,8 @@ fn domain_depends_on_no_adapter_crate() {
     ])
     .unwrap_or_else(|message| panic!("{message}"));
     // Lines look like `ring v0.17.14` or `ring v0.17.14 (*)`.
-    let names: Vec<&str> = tree
-        .lines()
-        .filter_map(|line| line.split_whitespace().next())
-        .collect();
-    assert!(
-        names.contains(&DOMAIN),
-        "`cargo tree` did not list {DOMAIN}; got:\n{tree}"
-    );
+    let names: Vec<&str> = tree.lines().filter_map(|line| line.split_whitespace().next()).collect();
+    assert!(names.contains(&DOMAIN), "`cargo tree` did not list {DOMAIN}; got:\n{tree}");
 
     let mut offenders = String::new();
     for forbidden in FORBIDDEN_IN_DOMAIN {
@@ -94,9 +86,8 @@ fn domain_depends_on_no_adapter_crate() {
                 forbidden,
             ])
             .unwrap_or_else(|message| message);
-            offenders.push_str(&format!(
-                "\n`{forbidden}` is in the domain's dependency tree; it comes in through:\n{path}"
-            ));
+            offenders
+                .push_str(&format!("\n`{forbidden}` is in the domain's dependency tree; it comes in through:\n{path}"));
         }
     }
     assert!(
@@ -113,31 +104,19 @@ fn no_todo_or_unimplemented_in_crate_sources() {
     for krate in crates {
         rust_files(&krate.join("src"), &mut files);
     }
-    assert!(
-        !files.is_empty(),
-        "found no Rust sources under crates/*/src"
-    );
+    assert!(!files.is_empty(), "found no Rust sources under crates/*/src");
 
     let mut offenders = Vec::new();
     for file in &files {
-        let text = std::fs::read_to_string(file)
-            .unwrap_or_else(|error| panic!("cannot read {}: {error}", file.display()));
+        let text =
+            std::fs::read_to_string(file).unwrap_or_else(|error| panic!("cannot read {}: {error}", file.display()));
         for (number, line) in text.lines().enumerate() {
             if line.contains("todo!(") || line.contains("unimplemented!(") {
-                offenders.push(format!(
-                    "{}:{}: {}",
-                    relative(file).display(),
-                    number + 1,
-                    line.trim()
-                ));
+                offenders.push(format!("{}:{}: {}", relative(file).display(), number + 1, line.trim()));
             }
         }
     }
-    assert!(
-        offenders.is_empty(),
-        "unfinished code (todo!/unimplemented!) in crate sources:\n{}",
-        offenders.join("\n")
-    );
+    assert!(offenders.is_empty(), "unfinished code (todo!/unimplemented!) in crate sources:\n{}", offenders.join("\n"));
 }
 
 #[test]
@@ -158,11 +137,7 @@ fn every_member_uses_the_workspace_lints() {
             offenders.push(relative(manifest).display().to_string());
         }
     }
-    assert!(
-        offenders.is_empty(),
-        "these members lack `[lints]\\nworkspace = true`: {}",
-        offenders.join(", ")
-    );
+    assert!(offenders.is_empty(), "these members lack `[lints]\\nworkspace = true`: {}", offenders.join(", "));
 }
 
 /// `[lints]` followed (before the next table) by `workspace = true`, or `lints.workspace = true`.
@@ -185,8 +160,7 @@ fn uses_workspace_lints(manifest: &str) -> bool {
 /// Every `crates/*` directory that holds a Cargo package.
 fn crate_dirs() -> Result<Vec<PathBuf>, String> {
     let crates = workspace_root().join("crates");
-    let entries = std::fs::read_dir(&crates)
-        .map_err(|error| format!("cannot list {}: {error}", crates.display()))?;
+    let entries = std::fs::read_dir(&crates).map_err(|error| format!("cannot list {}: {error}", crates.display()))?;
     let mut dirs: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())

@@ -23,14 +23,8 @@ pub struct InvalidKeyId;
 impl KeyId {
     pub fn parse(text: &str) -> Result<Self, InvalidKeyId> {
         let well_formed = (1..=KEY_ID_MAX_LEN).contains(&text.len())
-            && text
-                .bytes()
-                .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-'));
-        if well_formed {
-            Ok(Self(text.to_owned()))
-        } else {
-            Err(InvalidKeyId)
-        }
+            && text.bytes().all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-'));
+        if well_formed { Ok(Self(text.to_owned())) } else { Err(InvalidKeyId) }
     }
 
     pub fn as_str(&self) -> &str {
@@ -100,10 +94,7 @@ impl SecretKey {
     /// 32 key bytes for `purpose`: HMAC-SHA256(material, purpose label), a PRF over uniformly random
     /// material, i.e. a one-block HKDF-Expand.
     pub(crate) fn derive(&self, purpose: KeyPurpose) -> hmac::Tag {
-        hmac::sign(
-            &hmac::Key::new(hmac::HMAC_SHA256, &self.material),
-            purpose.label(),
-        )
+        hmac::sign(&hmac::Key::new(hmac::HMAC_SHA256, &self.material), purpose.label())
     }
 
     /// The HMAC-SHA256 key for `purpose`.
@@ -115,9 +106,7 @@ impl SecretKey {
 impl fmt::Debug for SecretKey {
     // The material is the secret: only the id is ever printed.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SecretKey")
-            .field("id", &self.id)
-            .finish_non_exhaustive()
+        f.debug_struct("SecretKey").field("id", &self.id).finish_non_exhaustive()
     }
 }
 
@@ -149,10 +138,7 @@ impl Keyring {
 
     /// A ring with just one key (no rotation under way).
     pub fn single(current: SecretKey) -> Self {
-        Self {
-            current,
-            previous: Vec::new(),
-        }
+        Self { current, previous: Vec::new() }
     }
 
     pub fn current(&self) -> &SecretKey {
@@ -165,20 +151,14 @@ impl Keyring {
 
     /// The key with this id, current or previous.
     pub fn find(&self, id: &KeyId) -> Option<&SecretKey> {
-        std::iter::once(&self.current)
-            .chain(self.previous.iter())
-            .find(|key| key.id == *id)
+        std::iter::once(&self.current).chain(self.previous.iter()).find(|key| key.id == *id)
     }
 }
 
 /// Decodes lowercase hex only. Tokens are compared by what they decode to, so accepting `A` for `a`
 /// would let a changed token still verify; one spelling per value keeps tokens tamper-evident as text.
 pub(crate) fn decode_lower_hex(text: &str) -> Option<Vec<u8>> {
-    if text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        hex::decode(text).ok()
-    } else {
-        None
-    }
+    if text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) { hex::decode(text).ok() } else { None }
 }
 
 #[cfg(test)]
@@ -194,15 +174,7 @@ mod tests {
         for good in ["a", "k1", "2026-05", "abcdefghijklmnopqrstuvwxyz012345"] {
             assert_eq!(KeyId::parse(good).unwrap().as_str(), good);
         }
-        for bad in [
-            "",
-            "K1",
-            "k_1",
-            "k.1",
-            "k 1",
-            "ké",
-            "abcdefghijklmnopqrstuvwxyz0123456",
-        ] {
+        for bad in ["", "K1", "k_1", "k.1", "k 1", "ké", "abcdefghijklmnopqrstuvwxyz0123456"] {
             assert_eq!(KeyId::parse(bad), Err(InvalidKeyId), "{bad}");
         }
     }
@@ -229,16 +201,8 @@ mod tests {
     fn find_looks_in_current_and_previous() {
         let ring = Keyring::new(key("new", 1), vec![key("old", 2), key("older", 3)]).unwrap();
         assert_eq!(ring.current().id().as_str(), "new");
-        assert_eq!(
-            ring.find(&KeyId::parse("new").unwrap()).unwrap().material(),
-            &[1; 32]
-        );
-        assert_eq!(
-            ring.find(&KeyId::parse("older").unwrap())
-                .unwrap()
-                .material(),
-            &[3; 32]
-        );
+        assert_eq!(ring.find(&KeyId::parse("new").unwrap()).unwrap().material(), &[1; 32]);
+        assert_eq!(ring.find(&KeyId::parse("older").unwrap()).unwrap().material(), &[3; 32]);
         assert!(ring.find(&KeyId::parse("other").unwrap()).is_none());
         assert_eq!(ring.previous().len(), 2);
     }
@@ -260,10 +224,7 @@ mod tests {
         assert_ne!(sig.as_ref(), cur.as_ref());
         assert_ne!(sig.as_ref(), sbox.as_ref());
         assert_ne!(cur.as_ref(), sbox.as_ref());
-        assert_ne!(
-            sig.as_ref(),
-            key("a", 2).derive(KeyPurpose::ServiceSignature).as_ref()
-        );
+        assert_ne!(sig.as_ref(), key("a", 2).derive(KeyPurpose::ServiceSignature).as_ref());
         assert_eq!(sig.as_ref().len(), 32);
     }
 

@@ -41,10 +41,7 @@ impl Language {
     /// A supported language from a code (`de`) or a longer tag (`de-AT`, `zh-Hans-CN`), any case.
     pub fn from_tag(tag: &str) -> Result<Self, InvalidLanguage> {
         let primary = LanguageTag::parse(tag)?.primary;
-        Self::ALL
-            .into_iter()
-            .find(|language| language.code() == primary)
-            .ok_or(InvalidLanguage::Unsupported)
+        Self::ALL.into_iter().find(|language| language.code() == primary).ok_or(InvalidLanguage::Unsupported)
     }
 }
 

@@ -14,6 +14,9 @@ pub mod templates;
 pub mod tenants;
 pub mod webhooks;
 
+#[cfg(any(test, feature = "contract"))]
+pub mod contract;
+
 pub mod memory;
 pub mod ports;
 pub mod service;

@@ -182,8 +182,13 @@ pub trait EventStore: Send + Sync + Debug {
         reason: Option<&str>,
         at: Timestamp,
     ) -> Result<(), StorageError>;
-    async fn find_certificate(&self, tenant: TenantId, event: EventId) -> Result<Option<StoredCertificate>, StorageError>;
-    async fn find_delivery_for_event(&self, tenant: TenantId, event: EventId) -> Result<Option<Delivery>, StorageError>;
+    async fn find_certificate(
+        &self,
+        tenant: TenantId,
+        event: EventId,
+    ) -> Result<Option<StoredCertificate>, StorageError>;
+    async fn find_delivery_for_event(&self, tenant: TenantId, event: EventId)
+    -> Result<Option<Delivery>, StorageError>;
 }
 
 #[async_trait]

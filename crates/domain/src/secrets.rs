@@ -147,10 +147,7 @@ impl fmt::Debug for SecretHash {
 /// ring 0.17 ("no promises regarding side channels"), so this is an xor fold whose result the
 /// optimiser cannot see through (`black_box`) until every byte has been looked at.
 fn constant_time_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
-    let diff = a
-        .iter()
-        .zip(b.iter())
-        .fold(0u8, |acc, (x, y)| std::hint::black_box(acc | (x ^ y)));
+    let diff = a.iter().zip(b.iter()).fold(0u8, |acc, (x, y)| std::hint::black_box(acc | (x ^ y)));
     std::hint::black_box(diff) == 0
 }
 
@@ -222,32 +219,22 @@ impl SecretBox {
     /// Decrypts what [`SecretBox::seal`] made, with the key its header names, if the ring still has it.
     pub fn open(keyring: &Keyring, sealed: &[u8], aad: &[u8]) -> Result<Vec<u8>, OpenSecretError> {
         let (&id_len, _) = sealed.split_first().ok_or(OpenSecretError::Malformed)?;
-        let (header, body) = sealed
-            .split_at_checked(1 + usize::from(id_len))
-            .ok_or(OpenSecretError::Malformed)?;
+        let (header, body) = sealed.split_at_checked(1 + usize::from(id_len)).ok_or(OpenSecretError::Malformed)?;
         let id_bytes = header.get(1..).ok_or(OpenSecretError::Malformed)?;
         let id = std::str::from_utf8(id_bytes)
             .ok()
             .and_then(|text| KeyId::parse(text).ok())
             .ok_or(OpenSecretError::Malformed)?;
-        let (nonce, ciphertext) = body
-            .split_first_chunk::<NONCE_LEN>()
-            .ok_or(OpenSecretError::Malformed)?;
+        let (nonce, ciphertext) = body.split_first_chunk::<NONCE_LEN>().ok_or(OpenSecretError::Malformed)?;
         if ciphertext.len() < TAG_LEN {
             return Err(OpenSecretError::Malformed);
         }
-        let key = keyring
-            .find(&id)
-            .ok_or_else(|| OpenSecretError::UnknownKey(id.clone()))?;
+        let key = keyring.find(&id).ok_or_else(|| OpenSecretError::UnknownKey(id.clone()))?;
 
         let mut in_out = ciphertext.to_vec();
         let opening_key = aead_key(key).map_err(|_| OpenSecretError::Tampered)?;
         let plaintext_len = opening_key
-            .open_in_place(
-                Nonce::assume_unique_for_key(*nonce),
-                Aad::from(full_aad(header, aad)),
-                &mut in_out,
-            )
+            .open_in_place(Nonce::assume_unique_for_key(*nonce), Aad::from(full_aad(header, aad)), &mut in_out)
             .map_err(|_| OpenSecretError::Tampered)?
             .len();
         in_out.truncate(plaintext_len);
@@ -275,9 +262,8 @@ mod tests {
     use proptest::prelude::*;
 
     const RANDOM: [u8; 32] = [
-        0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e,
-        0x0f, 0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b, 0x3c, 0x2d,
-        0x1e, 0xff,
+        0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0xf0, 0xe1,
+        0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b, 0x3c, 0x2d, 0x1e, 0xff,
     ];
     const RANDOM_HEX: &str = "000102030405060708090a0b0c0d0e0ff0e1d2c3b4a5968778695a4b3c2d1eff";
 
@@ -287,18 +273,9 @@ mod tests {
 
     #[test]
     fn formats_are_prefix_and_64_lowercase_hex() {
-        assert_eq!(
-            AppKey::from_random(RANDOM).expose(),
-            format!("ak_{RANDOM_HEX}")
-        );
-        assert_eq!(
-            OperatorToken::from_random(RANDOM).expose(),
-            format!("ot_{RANDOM_HEX}")
-        );
-        assert_eq!(
-            WebhookSigningSecret::from_random(RANDOM).expose(),
-            format!("whsec_{RANDOM_HEX}")
-        );
+        assert_eq!(AppKey::from_random(RANDOM).expose(), format!("ak_{RANDOM_HEX}"));
+        assert_eq!(OperatorToken::from_random(RANDOM).expose(), format!("ot_{RANDOM_HEX}"));
+        assert_eq!(WebhookSigningSecret::from_random(RANDOM).expose(), format!("whsec_{RANDOM_HEX}"));
     }
 
     #[test]
@@ -306,15 +283,9 @@ mod tests {
         let app = AppKey::from_random(RANDOM);
         assert_eq!(AppKey::parse(app.expose()).unwrap().expose(), app.expose());
         let op = OperatorToken::from_random(RANDOM);
-        assert_eq!(
-            OperatorToken::parse(op.expose()).unwrap().expose(),
-            op.expose()
-        );
+        assert_eq!(OperatorToken::parse(op.expose()).unwrap().expose(), op.expose());
         let wh = WebhookSigningSecret::from_random(RANDOM);
-        assert_eq!(
-            WebhookSigningSecret::parse(wh.expose()).unwrap().expose(),
-            wh.expose()
-        );
+        assert_eq!(WebhookSigningSecret::parse(wh.expose()).unwrap().expose(), wh.expose());
     }
 
     #[test]
@@ -345,33 +316,19 @@ mod tests {
         ] {
             let err = AppKey::parse(bad).unwrap_err();
             assert_eq!(err.kind, "App Key", "{bad}");
-            assert!(
-                !err.to_string().contains(RANDOM_HEX),
-                "the error repeats the secret"
-            );
+            assert!(!err.to_string().contains(RANDOM_HEX), "the error repeats the secret");
         }
         assert!(OperatorToken::parse(&format!("ak_{RANDOM_HEX}")).is_err());
         assert!(WebhookSigningSecret::parse(&format!("whsec{RANDOM_HEX}")).is_err());
-        assert!(
-            WebhookSigningSecret::parse(&format!("whsec_{}", RANDOM_HEX.to_uppercase())).is_err()
-        );
+        assert!(WebhookSigningSecret::parse(&format!("whsec_{}", RANDOM_HEX.to_uppercase())).is_err());
     }
 
     #[test]
     fn debug_hides_the_secret() {
         assert_eq!(format!("{:?}", AppKey::from_random(RANDOM)), "AppKey(***)");
-        assert_eq!(
-            format!("{:?}", OperatorToken::from_random(RANDOM)),
-            "OperatorToken(***)"
-        );
-        assert_eq!(
-            format!("{:?}", WebhookSigningSecret::from_random(RANDOM)),
-            "WebhookSigningSecret(***)"
-        );
-        assert_eq!(
-            format!("{:?}", AppKey::from_random(RANDOM).hash()),
-            "SecretHash(***)"
-        );
+        assert_eq!(format!("{:?}", OperatorToken::from_random(RANDOM)), "OperatorToken(***)");
+        assert_eq!(format!("{:?}", WebhookSigningSecret::from_random(RANDOM)), "WebhookSigningSecret(***)");
+        assert_eq!(format!("{:?}", AppKey::from_random(RANDOM).hash()), "SecretHash(***)");
         let in_struct = format!("{:#?}", (AppKey::from_random(RANDOM), 1));
         assert!(!in_struct.contains(RANDOM_HEX));
     }
@@ -400,11 +357,7 @@ mod tests {
         assert!(!hash.matches(&format!("{} ", app.expose())));
         // Same random bytes, different kind of credential: different text, different hash.
         assert!(!hash.matches(OperatorToken::from_random(RANDOM).expose()));
-        assert!(
-            OperatorToken::from_random(RANDOM)
-                .hash()
-                .matches(&format!("ot_{RANDOM_HEX}"))
-        );
+        assert!(OperatorToken::from_random(RANDOM).hash().matches(&format!("ot_{RANDOM_HEX}")));
     }
 
     #[test]
@@ -429,12 +382,7 @@ mod tests {
         assert_eq!(&sealed[1..4], b"k-1");
         assert_eq!(&sealed[4..16], &[3; 12]);
         assert_eq!(sealed.len(), 1 + 3 + 12 + secret.expose().len() + 16);
-        assert!(
-            !sealed
-                .windows(8)
-                .any(|w| w == &secret.expose().as_bytes()[..8]),
-            "plaintext visible"
-        );
+        assert!(!sealed.windows(8).any(|w| w == &secret.expose().as_bytes()[..8]), "plaintext visible");
         let opened = SecretBox::open(&ring, &sealed, b"app-1").unwrap();
         assert_eq!(opened, secret.expose().as_bytes());
         let empty = SecretBox::seal(&k, b"", [0; 12], b"").unwrap();
@@ -446,15 +394,9 @@ mod tests {
         let old = key("old", 1);
         let sealed_old = SecretBox::seal(&old, b"secret", [1; 12], b"row").unwrap();
         let rotated = Keyring::new(key("new", 2), vec![old]).unwrap();
-        assert_eq!(
-            SecretBox::open(&rotated, &sealed_old, b"row").unwrap(),
-            b"secret"
-        );
+        assert_eq!(SecretBox::open(&rotated, &sealed_old, b"row").unwrap(), b"secret");
         let sealed_new = SecretBox::seal(rotated.current(), b"secret", [2; 12], b"row").unwrap();
-        assert_eq!(
-            SecretBox::open(&rotated, &sealed_new, b"row").unwrap(),
-            b"secret"
-        );
+        assert_eq!(SecretBox::open(&rotated, &sealed_new, b"row").unwrap(), b"secret");
     }
 
     #[test]
@@ -462,24 +404,15 @@ mod tests {
         let k = key("k1", 1);
         let sealed = SecretBox::seal(&k, b"secret", [1; 12], b"app-a").unwrap();
         let ring = Keyring::single(k);
-        assert_eq!(
-            SecretBox::open(&ring, &sealed, b"app-b"),
-            Err(OpenSecretError::Tampered)
-        );
-        assert_eq!(
-            SecretBox::open(&ring, &sealed, b""),
-            Err(OpenSecretError::Tampered)
-        );
+        assert_eq!(SecretBox::open(&ring, &sealed, b"app-b"), Err(OpenSecretError::Tampered));
+        assert_eq!(SecretBox::open(&ring, &sealed, b""), Err(OpenSecretError::Tampered));
         let stranger = Keyring::single(key("k2", 1));
         assert_eq!(
             SecretBox::open(&stranger, &sealed, b"app-a"),
             Err(OpenSecretError::UnknownKey(KeyId::parse("k1").unwrap()))
         );
         let same_id_other_material = Keyring::single(key("k1", 2));
-        assert_eq!(
-            SecretBox::open(&same_id_other_material, &sealed, b"app-a"),
-            Err(OpenSecretError::Tampered)
-        );
+        assert_eq!(SecretBox::open(&same_id_other_material, &sealed, b"app-a"), Err(OpenSecretError::Tampered));
     }
 
     #[test]
@@ -500,11 +433,7 @@ mod tests {
             &non_utf8_id,
             &empty_id,
         ] {
-            assert_eq!(
-                SecretBox::open(&ring, bad, b""),
-                Err(OpenSecretError::Malformed),
-                "{bad:?}"
-            );
+            assert_eq!(SecretBox::open(&ring, bad, b""), Err(OpenSecretError::Malformed), "{bad:?}");
         }
     }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use time::Duration;
 
+use crate::AppId;
 use crate::apps::models::App;
 use crate::keys::{KeyId, Keyring, SecretKey};
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
@@ -15,7 +16,6 @@ use crate::ports::{
 };
 use crate::secrets::{AppKey, OperatorToken};
 use crate::tenants::models::Tenant;
-use crate::AppId;
 
 /// Every port the use cases call.
 #[derive(Debug, Clone)]

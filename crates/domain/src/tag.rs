@@ -16,11 +16,7 @@ impl Tag {
     pub fn parse(text: &str) -> Result<Self, InvalidTag> {
         let count = text.chars().count();
         let clean = text.chars().all(|c| !c.is_whitespace() && !c.is_control() && c != ',');
-        if (1..=TAG_MAX_CHARS).contains(&count) && clean {
-            Ok(Self(text.to_owned()))
-        } else {
-            Err(InvalidTag)
-        }
+        if (1..=TAG_MAX_CHARS).contains(&count) && clean { Ok(Self(text.to_owned())) } else { Err(InvalidTag) }
     }
 
     pub fn as_str(&self) -> &str {

@@ -1,6 +1,8 @@
 //! The use cases end to end over the in-memory ports: what an operator, an SDK and an operator's
 //! backend do, and every refusal they can meet.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)] // test code
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -8,7 +10,9 @@ use clickwrap_domain::apps::models::App;
 use clickwrap_domain::apps::service::{AppChanges, NewApp};
 use clickwrap_domain::consent::acceptance::ConsentStatus;
 use clickwrap_domain::consent::models::{Action, EventFilter, EventStatus, Presentation, PresentationMode};
-use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, ListEventsError, PageLimit, ReAcceptOutcome};
+use clickwrap_domain::consent::queries::{
+    CertificateError, EventLookupError, ListEventsError, PageLimit, ReAcceptOutcome,
+};
 use clickwrap_domain::consent::service::{
     ClickwrapCheck, ClickwrapQueryError, ContentQuery, PresentedAction, RecordActionError, RecordedAction, VerifyError,
 };
@@ -66,7 +70,12 @@ impl World {
             allowed_origins: Vec::new(),
         };
         let created = self.service.create_app(tenant.id, new).await.unwrap();
-        Operator { tenant, token: token.expose().to_owned(), app: created.app, app_key: created.app_key.expose().to_owned() }
+        Operator {
+            tenant,
+            token: token.expose().to_owned(),
+            app: created.app,
+            app_key: created.app_key.expose().to_owned(),
+        }
     }
 
     async fn template(&self, operator: &Operator, html: &str) -> Template {
@@ -107,7 +116,13 @@ impl World {
             placeholders: PlaceholderValues::default(),
         };
         let view = self.service.check_clickwrap(app, &check).await.unwrap();
-        self.service.record_action(app, presented(&view.rendered.content_hash, view.rendered.version, template, user, action, self.clock.now())).await.unwrap()
+        self.service
+            .record_action(
+                app,
+                presented(&view.rendered.content_hash, view.rendered.version, template, user, action, self.clock.now()),
+            )
+            .await
+            .unwrap()
     }
 
     async fn accept_and_verify(&self, app: &App, template: TemplateId, user: &str) -> RecordedAction {
@@ -215,10 +230,7 @@ async fn publishing_numbers_versions_and_locks_their_content() {
     let op = w.operator("Acme", None).await;
     let t = w.template(&op, "<p>v1</p>").await;
     let tenant = op.tenant.id;
-    assert!(matches!(
-        w.service.enable_template(tenant, t.id).await,
-        Err(EnableTemplateError::NoVersion(_))
-    ));
+    assert!(matches!(w.service.enable_template(tenant, t.id).await, Err(EnableTemplateError::NoVersion(_))));
     let (_, v1) = w.service.publish_version(tenant, t.id, VersionKind::Minor, None).await.unwrap();
     assert_eq!(v1.number, VersionNumber::new(1, 0));
 
@@ -230,7 +242,10 @@ async fn publishing_numbers_versions_and_locks_their_content() {
     assert_eq!(v2.number, VersionNumber::new(2, 0));
 
     // Saving a draft never touches what was published.
-    w.service.save_draft(tenant, t.id, BTreeMap::from([(Language::English, sanitize("<p>draft</p>").unwrap())])).await.unwrap();
+    w.service
+        .save_draft(tenant, t.id, BTreeMap::from([(Language::English, sanitize("<p>draft</p>").unwrap())]))
+        .await
+        .unwrap();
     let stored = w.service.get_template(tenant, t.id).await.unwrap();
     assert_eq!(stored.versions, template.versions);
     assert_eq!(stored.versions[0].content[&Language::English].as_str(), "<p>v1</p>");
@@ -268,7 +283,10 @@ async fn templates_are_served_only_when_enabled_linked_and_effective() {
     // Linked to another app of the tenant only: this app no longer sees it.
     let other = w
         .service
-        .create_app(op.tenant.id, NewApp { name: Name::parse("Other").unwrap(), webhook_url: None, allowed_origins: vec![] })
+        .create_app(
+            op.tenant.id,
+            NewApp { name: Name::parse("Other").unwrap(), webhook_url: None, allowed_origins: vec![] },
+        )
         .await
         .unwrap();
     w.service.set_template_apps(op.tenant.id, t.id, BTreeSet::from([other.app.id])).await.unwrap();
@@ -347,7 +365,14 @@ async fn signatures_are_refused_when_forged_foreign_or_expired() {
     assert_eq!(w.service.verify(&op.app, "").await.unwrap_err(), VerifyError::InvalidSignature);
     assert_eq!(w.service.verify(&op.app, &token[..token.len() / 2]).await.unwrap_err(), VerifyError::InvalidSignature);
 
-    let other = w.service.create_app(op.tenant.id, NewApp { name: Name::parse("Other").unwrap(), webhook_url: None, allowed_origins: vec![] }).await.unwrap();
+    let other = w
+        .service
+        .create_app(
+            op.tenant.id,
+            NewApp { name: Name::parse("Other").unwrap(), webhook_url: None, allowed_origins: vec![] },
+        )
+        .await
+        .unwrap();
     assert_eq!(w.service.verify(&other.app, token).await.unwrap_err(), VerifyError::AppMismatch);
 
     w.clock.advance(Duration::days(7));
@@ -365,20 +390,30 @@ async fn the_record_proves_what_was_shown() {
     let now = w.clock.now();
     let wrong = ContentHash::of("<p>Something else</p>");
     assert_eq!(
-        w.service.record_action(&op.app, presented(&wrong, VersionNumber::FIRST, t.id, "u", Action::Accepted, now)).await.unwrap_err(),
+        w.service
+            .record_action(&op.app, presented(&wrong, VersionNumber::FIRST, t.id, "u", Action::Accepted, now))
+            .await
+            .unwrap_err(),
         RecordActionError::ContentMismatch
     );
     let right = ContentHash::of("<p>Terms</p>");
     let mut german = presented(&right, VersionNumber::FIRST, t.id, "u", Action::Accepted, now);
     german.language = Language::German;
-    assert_eq!(w.service.record_action(&op.app, german).await.unwrap_err(), RecordActionError::LanguageNotAvailable(Language::German));
+    assert_eq!(
+        w.service.record_action(&op.app, german).await.unwrap_err(),
+        RecordActionError::LanguageNotAvailable(Language::German)
+    );
     let mut future = presented(&right, VersionNumber::FIRST, t.id, "u", Action::Accepted, now);
     future.presented_at = now.saturating_add(Duration::hours(1));
     assert_eq!(w.service.record_action(&op.app, future).await.unwrap_err(), RecordActionError::PresentedAtOutOfRange);
     let missing = presented(&right, VersionNumber::new(9, 0), t.id, "u", Action::Accepted, now);
     assert!(matches!(w.service.record_action(&op.app, missing).await, Err(RecordActionError::NotFound(_))));
 
-    let recorded = w.service.record_action(&op.app, presented(&right, VersionNumber::FIRST, t.id, "u", Action::Accepted, now)).await.unwrap();
+    let recorded = w
+        .service
+        .record_action(&op.app, presented(&right, VersionNumber::FIRST, t.id, "u", Action::Accepted, now))
+        .await
+        .unwrap();
     assert_eq!(recorded.event.content, "<p>Terms</p>");
     let metadata: serde_json::Value = serde_json::from_str(&recorded.event.technical_metadata).unwrap();
     assert_eq!(metadata["ipAddress"], "203.0.113.7");
@@ -432,7 +467,12 @@ async fn a_new_major_version_or_a_re_accept_request_asks_again() {
 
     let results = w
         .service
-        .request_re_accept(&op.app, &[erin.clone(), EndUserId::parse("nobody").unwrap()], &[t.id], Some("policy update"))
+        .request_re_accept(
+            &op.app,
+            &[erin.clone(), EndUserId::parse("nobody").unwrap()],
+            &[t.id],
+            Some("policy update"),
+        )
         .await
         .unwrap();
     assert_eq!(results[0].2, ReAcceptOutcome::Requested);
@@ -461,7 +501,10 @@ async fn accepted_content_is_shown_for_the_version_the_user_accepted() {
     let op = w.operator("Acme", None).await;
     let t = w.published(&op, "<p>First terms</p>").await;
     w.accept_and_verify(&op.app, t.id, "gina").await;
-    w.service.save_draft(op.tenant.id, t.id, BTreeMap::from([(Language::English, sanitize("<p>Second</p>").unwrap())])).await.unwrap();
+    w.service
+        .save_draft(op.tenant.id, t.id, BTreeMap::from([(Language::English, sanitize("<p>Second</p>").unwrap())]))
+        .await
+        .unwrap();
     w.service.publish_version(op.tenant.id, t.id, VersionKind::Major, None).await.unwrap();
     w.clock.advance(Duration::seconds(1));
     let query = |user: Option<&str>| ContentQuery {
@@ -524,15 +567,28 @@ async fn the_events_list_walks_every_event_once_newest_first() {
     // A cursor is bound to its tenant and filters.
     let first = w.service.list_events(op.tenant.id, &filter, None, limit).await.unwrap();
     let token = first.next_cursor.unwrap();
-    assert_eq!(w.service.list_events(op.tenant.id, &declined, Some(&token), limit).await.unwrap_err(), ListEventsError::InvalidCursor);
+    assert_eq!(
+        w.service.list_events(op.tenant.id, &declined, Some(&token), limit).await.unwrap_err(),
+        ListEventsError::InvalidCursor
+    );
     let stranger = w.operator("Globex", None).await;
-    assert_eq!(w.service.list_events(stranger.tenant.id, &filter, Some(&token), limit).await.unwrap_err(), ListEventsError::InvalidCursor);
-    assert_eq!(w.service.list_events(op.tenant.id, &filter, Some("garbage"), limit).await.unwrap_err(), ListEventsError::InvalidCursor);
+    assert_eq!(
+        w.service.list_events(stranger.tenant.id, &filter, Some(&token), limit).await.unwrap_err(),
+        ListEventsError::InvalidCursor
+    );
+    assert_eq!(
+        w.service.list_events(op.tenant.id, &filter, Some("garbage"), limit).await.unwrap_err(),
+        ListEventsError::InvalidCursor
+    );
     let empty = w.service.list_events(stranger.tenant.id, &filter, None, limit).await.unwrap();
     assert!(empty.items.is_empty() && empty.next_cursor.is_none());
 
-    let backwards = EventFilter { from: Some(start().saturating_add(Duration::hours(1))), to: Some(start()), ..Default::default() };
-    assert_eq!(w.service.list_events(op.tenant.id, &backwards, None, limit).await.unwrap_err(), ListEventsError::FromAfterTo);
+    let backwards =
+        EventFilter { from: Some(start().saturating_add(Duration::hours(1))), to: Some(start()), ..Default::default() };
+    assert_eq!(
+        w.service.list_events(op.tenant.id, &backwards, None, limit).await.unwrap_err(),
+        ListEventsError::FromAfterTo
+    );
     assert!(PageLimit::parse(0).is_err() && PageLimit::parse(101).is_err());
 }
 

@@ -1,1 +1,60 @@
-//! PostgreSQL storage adapter (in progress).
+//! PostgreSQL storage for the clickwrap consent service.
+//!
+//! [`PgStore`] implements every storage port of `clickwrap-domain` over a diesel-async connection
+//! pool. No libpq: diesel-async talks to PostgreSQL through tokio-postgres. The schema lives in the
+//! workspace's `migrations/` and is compiled into the binary ([`database::MIGRATIONS`]).
+
+mod convert;
+mod errors;
+mod schema;
+
+mod apps;
+mod events;
+mod keys;
+mod limits;
+mod templates;
+mod tenants;
+
+pub mod database;
+#[cfg(feature = "test-support")]
+pub mod test_db;
+
+use database::PgPool;
+use diesel_async::AsyncPgConnection;
+use diesel_async::pooled_connection::deadpool::Object;
+
+use clickwrap_domain::ports::StorageError;
+
+/// Every storage port, backed by PostgreSQL.
+#[derive(Clone)]
+pub struct PgStore {
+    pool: PgPool,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let status = self.pool.status();
+        f.debug_struct("PgStore").field("size", &status.size).field("available", &status.available).finish()
+    }
+}
+
+impl PgStore {
+    pub fn new(pool: PgPool) -> Self {
+        Self { pool }
+    }
+
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    async fn conn(&self) -> Result<Object<AsyncPgConnection>, StorageError> {
+        self.pool.get().await.map_err(errors::from_pool)
+    }
+
+    /// Whether the database answers a trivial query (for readiness probes).
+    pub async fn ping(&self) -> Result<(), StorageError> {
+        use diesel_async::RunQueryDsl;
+        let mut conn = self.conn().await?;
+        diesel::sql_query("SELECT 1").execute(&mut conn).await.map(|_| ()).map_err(errors::from_diesel)
+    }
+}

@@ -78,10 +78,7 @@ pub struct InvalidOrigin;
 impl Origin {
     pub fn parse(text: &str) -> Result<Self, InvalidOrigin> {
         let lower = text.trim().to_ascii_lowercase();
-        let rest = lower
-            .strip_prefix("https://")
-            .or_else(|| lower.strip_prefix("http://"))
-            .ok_or(InvalidOrigin)?;
+        let rest = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://")).ok_or(InvalidOrigin)?;
         let (host, port) = match rest.rsplit_once(':') {
             Some((host, port)) if !host.ends_with(']') || rest.starts_with('[') => (host, Some(port)),
             _ => (rest, None),
@@ -90,11 +87,7 @@ impl Origin {
             && host.len() <= 253
             && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'));
         let port_ok = port.is_none_or(|p| p.parse::<u16>().is_ok_and(|p| p > 0));
-        if host_ok && port_ok {
-            Ok(Self(lower))
-        } else {
-            Err(InvalidOrigin)
-        }
+        if host_ok && port_ok { Ok(Self(lower)) } else { Err(InvalidOrigin) }
     }
 
     pub fn as_str(&self) -> &str {

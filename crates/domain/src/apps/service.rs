@@ -94,7 +94,12 @@ impl ClickwrapService {
         self.ports.apps.find_app(tenant, app_id).await
     }
 
-    pub async fn update_app(&self, tenant: TenantId, app_id: AppId, changes: AppChanges) -> Result<App, UpdateAppError> {
+    pub async fn update_app(
+        &self,
+        tenant: TenantId,
+        app_id: AppId,
+        changes: AppChanges,
+    ) -> Result<App, UpdateAppError> {
         let mut app = self.ports.apps.find_app(tenant, app_id).await?.ok_or(UpdateAppError::NotFound)?;
         if let Some(name) = changes.name {
             app.name = name;
@@ -151,7 +156,12 @@ impl ClickwrapService {
     }
 
     fn seal_webhook_secret(&self, app: &App, secret: &WebhookSigningSecret) -> Result<Vec<u8>, StorageError> {
-        SecretBox::seal(self.keys.current(), secret.expose().as_bytes(), self.ports.random.nonce12(), &app.secret_binding())
-            .map_err(|e| StorageError::Internal(e.to_string()))
+        SecretBox::seal(
+            self.keys.current(),
+            secret.expose().as_bytes(),
+            self.ports.random.nonce12(),
+            &app.secret_binding(),
+        )
+        .map_err(|e| StorageError::Internal(e.to_string()))
     }
 }

@@ -119,7 +119,12 @@ mod tests {
                 for accepted_earlier_major in [false, true] {
                     for re_accept_requested_at in reaccept_options {
                         for always in [false, true] {
-                            let snapshot = ConsentSnapshot { latest_verified, latest_unverified, accepted_earlier_major, re_accept_requested_at };
+                            let snapshot = ConsentSnapshot {
+                                latest_verified,
+                                latest_unverified,
+                                accepted_earlier_major,
+                                re_accept_requested_at,
+                            };
                             let accepted = latest_verified.is_some_and(|e| e.status == Accepted);
                             let reaccept_after = re_accept_requested_at.is_some_and(|r| r > at(100));
                             let expected = always || !accepted || reaccept_after;
@@ -133,7 +138,8 @@ mod tests {
                             };
                             assert_eq!(snapshot.status(), expected_status);
 
-                            let expected_reaccept = (accepted && reaccept_after) || (!accepted && accepted_earlier_major);
+                            let expected_reaccept =
+                                (accepted && reaccept_after) || (!accepted && accepted_earlier_major);
                             assert_eq!(snapshot.re_acceptance_required(), expected_reaccept, "{snapshot:?}");
                         }
                     }
@@ -144,7 +150,8 @@ mod tests {
 
     #[test]
     fn unverified_events_never_grant_consent() {
-        let snapshot = ConsentSnapshot { latest_unverified: Some(event(EventStatus::Unverified, 10)), ..Default::default() };
+        let snapshot =
+            ConsentSnapshot { latest_unverified: Some(event(EventStatus::Unverified, 10)), ..Default::default() };
         assert!(snapshot.acceptance_required(false));
         assert_eq!(snapshot.status(), ConsentStatus::Unverified);
     }

@@ -55,16 +55,8 @@ const TAG_LEN: usize = 32;
 pub fn seal(keyring: &Keyring, scope: &[u8], position: &EventPosition) -> String {
     let key = keyring.current();
     let payload = encode_payload(position);
-    let tag = hmac::sign(
-        &key.hmac_key(KeyPurpose::EventsCursor),
-        &mac_input(key.id(), scope, &payload),
-    );
-    format!(
-        "{TEXT_VERSION}.{}.{}{}",
-        key.id(),
-        hex::encode(payload),
-        hex::encode(tag.as_ref())
-    )
+    let tag = hmac::sign(&key.hmac_key(KeyPurpose::EventsCursor), &mac_input(key.id(), scope, &payload));
+    format!("{TEXT_VERSION}.{}.{}{}", key.id(), hex::encode(payload), hex::encode(tag.as_ref()))
 }
 
 /// Reads a cursor back, if this server made it for the same `scope`. Checked in order: shape, key, MAC.
@@ -80,20 +72,14 @@ pub fn open(keyring: &Keyring, scope: &[u8], cursor: &str) -> Result<EventPositi
     };
     let key_id = KeyId::parse(key_id).map_err(|_| CursorError::Malformed)?;
     let body = decode_lower_hex(body_hex).ok_or(CursorError::Malformed)?;
-    let (payload, tag) = body
-        .split_at_checked(PAYLOAD_LEN)
-        .ok_or(CursorError::Malformed)?;
+    let (payload, tag) = body.split_at_checked(PAYLOAD_LEN).ok_or(CursorError::Malformed)?;
     if tag.len() != TAG_LEN {
         return Err(CursorError::Malformed);
     }
 
     let key = keyring.find(&key_id).ok_or(CursorError::UnknownKey)?;
-    hmac::verify(
-        &key.hmac_key(KeyPurpose::EventsCursor),
-        &mac_input(&key_id, scope, payload),
-        tag,
-    )
-    .map_err(|_| CursorError::Tampered)?;
+    hmac::verify(&key.hmac_key(KeyPurpose::EventsCursor), &mac_input(&key_id, scope, payload), tag)
+        .map_err(|_| CursorError::Tampered)?;
 
     // Authentic, so the payload is one this server wrote.
     decode_payload(payload).ok_or(CursorError::Malformed)
@@ -170,10 +156,7 @@ mod tests {
     #[test]
     fn other_scope_is_rejected() {
         let cursor = seal(&ring(), SCOPE, &position(1, 2));
-        assert_eq!(
-            open(&ring(), b"tenant:other|status=ACCEPTED", &cursor),
-            Err(CursorError::Tampered)
-        );
+        assert_eq!(open(&ring(), b"tenant:other|status=ACCEPTED", &cursor), Err(CursorError::Tampered));
         assert_eq!(open(&ring(), b"", &cursor), Err(CursorError::Tampered));
         let mut longer = SCOPE.to_vec();
         longer.push(b'x');
@@ -185,10 +168,7 @@ mod tests {
         let old_cursor = seal(&Keyring::single(key("old", 1)), SCOPE, &position(5, 6));
         assert_eq!(open(&ring(), SCOPE, &old_cursor), Ok(position(5, 6)));
         let stranger = seal(&Keyring::single(key("zzz", 2)), SCOPE, &position(5, 6));
-        assert_eq!(
-            open(&ring(), SCOPE, &stranger),
-            Err(CursorError::UnknownKey)
-        );
+        assert_eq!(open(&ring(), SCOPE, &stranger), Err(CursorError::UnknownKey));
         let impostor = seal(&Keyring::single(key("cur", 3)), SCOPE, &position(5, 6));
         assert_eq!(open(&ring(), SCOPE, &impostor), Err(CursorError::Tampered));
     }
@@ -199,15 +179,8 @@ mod tests {
         let k = key("cur", 2);
         let p = position(5, 6);
         let payload = encode_payload(&p);
-        let wrong = hmac::sign(
-            &k.hmac_key(KeyPurpose::ServiceSignature),
-            &mac_input(k.id(), SCOPE, &payload),
-        );
-        let forged = format!(
-            "c1.cur.{}{}",
-            hex::encode(&payload),
-            hex::encode(wrong.as_ref())
-        );
+        let wrong = hmac::sign(&k.hmac_key(KeyPurpose::ServiceSignature), &mac_input(k.id(), SCOPE, &payload));
+        let forged = format!("c1.cur.{}{}", hex::encode(&payload), hex::encode(wrong.as_ref()));
         assert_eq!(open(&ring(), SCOPE, &forged), Err(CursorError::Tampered));
     }
 
@@ -228,11 +201,7 @@ mod tests {
             format!("c1.cur.{body}0"),
             "f".repeat(5000),
         ] {
-            assert_eq!(
-                open(&ring(), SCOPE, &bad),
-                Err(CursorError::Malformed),
-                "{bad}"
-            );
+            assert_eq!(open(&ring(), SCOPE, &bad), Err(CursorError::Malformed), "{bad}");
         }
     }
 

@@ -2,7 +2,7 @@
 
 pub mod acceptance;
 pub mod cursor;
-pub mod queries;
 pub mod models;
+pub mod queries;
 pub mod service;
 pub mod signature;

@@ -25,11 +25,7 @@ impl PageLimit {
     pub const MAX: u8 = 100;
 
     pub fn parse(value: i64) -> Result<Self, InvalidPageLimit> {
-        u8::try_from(value)
-            .ok()
-            .filter(|v| (1..=Self::MAX).contains(v))
-            .map(PageLimit)
-            .ok_or(InvalidPageLimit)
+        u8::try_from(value).ok().filter(|v| (1..=Self::MAX).contains(v)).map(PageLimit).ok_or(InvalidPageLimit)
     }
 
     pub fn get(self) -> usize {
@@ -163,10 +159,10 @@ impl ClickwrapService {
         cursor_text: Option<&str>,
         limit: PageLimit,
     ) -> Result<EventPage, ListEventsError> {
-        if let (Some(from), Some(to)) = (filter.from, filter.to) {
-            if from > to {
-                return Err(ListEventsError::FromAfterTo);
-            }
+        if let (Some(from), Some(to)) = (filter.from, filter.to)
+            && from > to
+        {
+            return Err(ListEventsError::FromAfterTo);
         }
         let scope = cursor_scope(tenant, filter);
         let after = cursor_text
@@ -285,7 +281,10 @@ impl ClickwrapService {
                         if snapshot.acceptance_required(false) {
                             ReAcceptOutcome::Skipped
                         } else {
-                            self.ports.events.request_re_accept(app.tenant_id, end_user, *template_id, reason, now).await?;
+                            self.ports
+                                .events
+                                .request_re_accept(app.tenant_id, end_user, *template_id, reason, now)
+                                .await?;
                             ReAcceptOutcome::Requested
                         }
                     }

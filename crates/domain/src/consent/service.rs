@@ -2,13 +2,15 @@
 //! Signature on the operator's backend.
 
 use super::models::{Action, ClickwrapEvent, EventStatus, Presentation};
-use super::signature::{self, SignatureClaims, SignatureError, ServiceSignature};
+use super::signature::{self, ServiceSignature, SignatureClaims, SignatureError};
 use crate::apps::models::App;
 use crate::content::escape_html;
 use crate::content::hash::ContentHash;
 use crate::content::placeholders::{PlaceholderValues, render};
 use crate::limits::quota::QuotaPeriod;
-use crate::ports::{CertificateFacts, CommitVerificationError, RenderError, StorageError, StoredCertificate, VerificationRecord};
+use crate::ports::{
+    CertificateFacts, CommitVerificationError, RenderError, StorageError, StoredCertificate, VerificationRecord,
+};
 use crate::service::ClickwrapService;
 use crate::templates::customizations::{Customizations, DialogTexts};
 use crate::templates::models::{Template, TemplateVersion};
@@ -143,7 +145,11 @@ const INLINE_SEPARATOR: &str = ": ";
 
 impl ClickwrapService {
     /// `GET /clickwrap`: the latest Effective version for this end user and whether they must accept.
-    pub async fn check_clickwrap(&self, app: &App, check: &ClickwrapCheck) -> Result<ClickwrapView, ClickwrapQueryError> {
+    pub async fn check_clickwrap(
+        &self,
+        app: &App,
+        check: &ClickwrapCheck,
+    ) -> Result<ClickwrapView, ClickwrapQueryError> {
         let now = self.now();
         let template = self.servable_template(app, check.template_id).await?;
         let version = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
@@ -164,7 +170,11 @@ impl ClickwrapService {
     }
 
     /// `GET /clickwrap/content`: a version's content rendered (for `showAcceptedContent` too).
-    pub async fn clickwrap_content(&self, app: &App, query: &ContentQuery) -> Result<RenderedVersion, ClickwrapQueryError> {
+    pub async fn clickwrap_content(
+        &self,
+        app: &App,
+        query: &ContentQuery,
+    ) -> Result<RenderedVersion, ClickwrapQueryError> {
         let now = self.now();
         let template = self.servable_template(app, query.template_id).await?;
         template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
@@ -213,7 +223,8 @@ impl ClickwrapService {
         let template = self.servable_template(app, action.template_id).await?;
         template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
         let version = shown_version(&template, action.version, presented_at, now)?;
-        let html = version.content.get(&action.language).ok_or(RecordActionError::LanguageNotAvailable(action.language))?;
+        let html =
+            version.content.get(&action.language).ok_or(RecordActionError::LanguageNotAvailable(action.language))?;
         let content = render(html, &action.placeholders);
         let content_hash = ContentHash::of(&content);
         if content_hash != action.content_hash {
@@ -272,12 +283,8 @@ impl ClickwrapService {
         if claims.app_id != app.id {
             return Err(VerifyError::AppMismatch);
         }
-        let mut event = self
-            .ports
-            .events
-            .find_event(app.tenant_id, claims.event_id)
-            .await?
-            .ok_or(VerifyError::InvalidSignature)?;
+        let mut event =
+            self.ports.events.find_event(app.tenant_id, claims.event_id).await?.ok_or(VerifyError::InvalidSignature)?;
         if event.verify(now).is_err() {
             return Err(VerifyError::AlreadyVerified { event_id: event.id });
         }

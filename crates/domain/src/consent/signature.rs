@@ -69,67 +69,38 @@ const TAG_LEN: usize = 32;
 pub fn issue(keyring: &Keyring, claims: &SignatureClaims) -> ServiceSignature {
     let key = keyring.current();
     let payload = encode_payload(claims);
-    let tag = hmac::sign(
-        &key.hmac_key(KeyPurpose::ServiceSignature),
-        &mac_input(key.id(), &payload),
-    );
-    ServiceSignature(format!(
-        "{TEXT_VERSION}.{}.{}.{}",
-        key.id(),
-        hex::encode(payload),
-        hex::encode(tag.as_ref())
-    ))
+    let tag = hmac::sign(&key.hmac_key(KeyPurpose::ServiceSignature), &mac_input(key.id(), &payload));
+    ServiceSignature(format!("{TEXT_VERSION}.{}.{}.{}", key.id(), hex::encode(payload), hex::encode(tag.as_ref())))
 }
 
 /// Checks a presented token and returns its claims. `now >= expires_at` is expired: a Signature is
 /// valid strictly before its expiry instant.
-pub fn verify(
-    keyring: &Keyring,
-    token: &str,
-    now: Timestamp,
-) -> Result<SignatureClaims, SignatureError> {
+pub fn verify(keyring: &Keyring, token: &str, now: Timestamp) -> Result<SignatureClaims, SignatureError> {
     if token.len() > MAX_TOKEN_LEN {
         return Err(SignatureError::Malformed);
     }
     let mut parts = token.split('.');
-    let (Some(version), Some(key_id), Some(payload_hex), Some(tag_hex), None) = (
-        parts.next(),
-        parts.next(),
-        parts.next(),
-        parts.next(),
-        parts.next(),
-    ) else {
+    let (Some(version), Some(key_id), Some(payload_hex), Some(tag_hex), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
+    else {
         return Err(SignatureError::Malformed);
     };
     if version != TEXT_VERSION {
         return Err(SignatureError::Malformed);
     }
     let key_id = KeyId::parse(key_id).map_err(|_| SignatureError::Malformed)?;
-    let payload = decode_lower_hex(payload_hex)
-        .filter(|bytes| bytes.len() == PAYLOAD_LEN)
-        .ok_or(SignatureError::Malformed)?;
-    let tag = decode_lower_hex(tag_hex)
-        .filter(|bytes| bytes.len() == TAG_LEN)
-        .ok_or(SignatureError::Malformed)?;
-    let (event_id, app_id, expires_millis) =
-        decode_payload(&payload).ok_or(SignatureError::Malformed)?;
+    let payload =
+        decode_lower_hex(payload_hex).filter(|bytes| bytes.len() == PAYLOAD_LEN).ok_or(SignatureError::Malformed)?;
+    let tag = decode_lower_hex(tag_hex).filter(|bytes| bytes.len() == TAG_LEN).ok_or(SignatureError::Malformed)?;
+    let (event_id, app_id, expires_millis) = decode_payload(&payload).ok_or(SignatureError::Malformed)?;
 
     let key = keyring.find(&key_id).ok_or(SignatureError::UnknownKey)?;
-    hmac::verify(
-        &key.hmac_key(KeyPurpose::ServiceSignature),
-        &mac_input(&key_id, &payload),
-        &tag,
-    )
-    .map_err(|_| SignatureError::Forged)?;
+    hmac::verify(&key.hmac_key(KeyPurpose::ServiceSignature), &mac_input(&key_id, &payload), &tag)
+        .map_err(|_| SignatureError::Forged)?;
 
     // Authentic, so the expiry is one this server wrote; out of range would mean a bug, not an attack.
-    let expires_at =
-        Timestamp::from_unix_millis(expires_millis).ok_or(SignatureError::Malformed)?;
-    let claims = SignatureClaims {
-        event_id,
-        app_id,
-        expires_at,
-    };
+    let expires_at = Timestamp::from_unix_millis(expires_millis).ok_or(SignatureError::Malformed)?;
+    let claims = SignatureClaims { event_id, app_id, expires_at };
     if now >= expires_at {
         return Err(SignatureError::Expired { claims });
     }
@@ -220,25 +191,15 @@ mod tests {
              000001a3185c507b"
         );
         assert_eq!(parts[3].len(), 64);
-        assert!(
-            token
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
-        );
+        assert!(token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'));
     }
 
     #[test]
     fn a_token_of_another_keyring_is_rejected() {
         let token = issue(&Keyring::single(key("k2", 99)), &claims());
-        assert_eq!(
-            verify(&ring(), token.as_str(), at(NOW)),
-            Err(SignatureError::Forged)
-        );
+        assert_eq!(verify(&ring(), token.as_str(), at(NOW)), Err(SignatureError::Forged));
         let token = issue(&Keyring::single(key("k9", 2)), &claims());
-        assert_eq!(
-            verify(&ring(), token.as_str(), at(NOW)),
-            Err(SignatureError::UnknownKey)
-        );
+        assert_eq!(verify(&ring(), token.as_str(), at(NOW)), Err(SignatureError::UnknownKey));
     }
 
     #[test]
@@ -248,10 +209,7 @@ mod tests {
         assert!(token.as_str().starts_with("v1.k1."));
         assert_eq!(verify(&ring(), token.as_str(), at(NOW)), Ok(claims()));
         let after_retirement = Keyring::single(key("k2", 2));
-        assert_eq!(
-            verify(&after_retirement, token.as_str(), at(NOW)),
-            Err(SignatureError::UnknownKey)
-        );
+        assert_eq!(verify(&after_retirement, token.as_str(), at(NOW)), Err(SignatureError::UnknownKey));
     }
 
     #[test]
@@ -260,14 +218,8 @@ mod tests {
         let token = issue(&ring(), &c);
         let expiry = c.expires_at.unix_millis();
         assert_eq!(verify(&ring(), token.as_str(), at(expiry - 1)), Ok(c));
-        assert_eq!(
-            verify(&ring(), token.as_str(), at(expiry)),
-            Err(SignatureError::Expired { claims: c })
-        );
-        assert_eq!(
-            verify(&ring(), token.as_str(), at(expiry + 1)),
-            Err(SignatureError::Expired { claims: c })
-        );
+        assert_eq!(verify(&ring(), token.as_str(), at(expiry)), Err(SignatureError::Expired { claims: c }));
+        assert_eq!(verify(&ring(), token.as_str(), at(expiry + 1)), Err(SignatureError::Expired { claims: c }));
     }
 
     #[test]
@@ -275,10 +227,7 @@ mod tests {
         let mut c = claims();
         c.expires_at = at(NOW - 1);
         let token = issue(&Keyring::single(key("k2", 7)), &c);
-        assert_eq!(
-            verify(&ring(), token.as_str(), at(NOW)),
-            Err(SignatureError::Forged)
-        );
+        assert_eq!(verify(&ring(), token.as_str(), at(NOW)), Err(SignatureError::Forged));
     }
 
     #[test]
@@ -305,11 +254,7 @@ mod tests {
             format!("{good}{}", "0".repeat(400)),
         ];
         for bad in &cases {
-            assert_eq!(
-                verify(&ring(), bad, at(NOW)),
-                Err(SignatureError::Malformed),
-                "{bad}"
-            );
+            assert_eq!(verify(&ring(), bad, at(NOW)), Err(SignatureError::Malformed), "{bad}");
         }
     }
 

@@ -25,14 +25,8 @@ impl ContentHash {
     /// Strict: only the form [`ContentHash::of`] produces, so that equal hashes are equal strings.
     pub fn parse(text: &str) -> Result<Self, InvalidContentHash> {
         let digits = text.strip_prefix(PREFIX).ok_or(InvalidContentHash)?;
-        let lower_hex = digits
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        if digits.len() == HEX_LEN && lower_hex {
-            Ok(Self(text.to_owned()))
-        } else {
-            Err(InvalidContentHash)
-        }
+        let lower_hex = digits.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if digits.len() == HEX_LEN && lower_hex { Ok(Self(text.to_owned())) } else { Err(InvalidContentHash) }
     }
 
     pub fn as_str(&self) -> &str {
@@ -96,11 +90,7 @@ mod tests {
             &upper,
         ];
         for text in bad {
-            assert_eq!(
-                ContentHash::parse(text),
-                Err(InvalidContentHash),
-                "{text:?}"
-            );
+            assert_eq!(ContentHash::parse(text), Err(InvalidContentHash), "{text:?}");
         }
     }
 

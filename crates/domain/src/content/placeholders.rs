@@ -25,30 +25,22 @@ pub const PLACEHOLDER_TEXT_MAX_CHARS: usize = 100;
 const CUSTOM_PREFIX: &str = "custom.";
 const CUSTOM_FIELD: &str = "customPlaceholders";
 /// Field names used by older SDKs, which had no named fields and no `customPlaceholders` map.
-const LEGACY_CUSTOM_FIELDS: [&str; 10] = [
-    "custom1", "custom2", "custom3", "custom4", "custom5", "custom6", "custom7", "custom8",
-    "custom9", "custom10",
-];
+const LEGACY_CUSTOM_FIELDS: [&str; 10] =
+    ["custom1", "custom2", "custom3", "custom4", "custom5", "custom6", "custom7", "custom8", "custom9", "custom10"];
 
 /// The key of a `{{custom.KEY}}` placeholder: 1 to 64 ASCII letters, digits or underscores.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CustomKey(String);
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "a custom placeholder key is 1 to {CUSTOM_KEY_MAX_CHARS} ASCII letters, digits or underscores"
-)]
+#[error("a custom placeholder key is 1 to {CUSTOM_KEY_MAX_CHARS} ASCII letters, digits or underscores")]
 pub struct InvalidCustomKey;
 
 impl CustomKey {
     pub fn parse(text: &str) -> Result<Self, InvalidCustomKey> {
         let valid = (1..=CUSTOM_KEY_MAX_CHARS).contains(&text.len())
             && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-        if valid {
-            Ok(Self(text.to_owned()))
-        } else {
-            Err(InvalidCustomKey)
-        }
+        if valid { Ok(Self(text.to_owned())) } else { Err(InvalidCustomKey) }
     }
 
     pub fn as_str(&self) -> &str {
@@ -98,11 +90,7 @@ pub struct UnknownPlaceholder {
 }
 
 fn list_names(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|name| format!("{{{{{name}}}}}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    names.iter().map(|name| format!("{{{{{name}}}}}")).collect::<Vec<_>>().join(", ")
 }
 
 impl PlaceholderName {
@@ -114,9 +102,7 @@ impl PlaceholderName {
         name.strip_prefix(CUSTOM_PREFIX)
             .and_then(|key| CustomKey::parse(key).ok())
             .map(Self::Custom)
-            .ok_or_else(|| UnknownPlaceholder {
-                names: vec![name.chars().take(PLACEHOLDER_TEXT_MAX_CHARS).collect()],
-            })
+            .ok_or_else(|| UnknownPlaceholder { names: vec![name.chars().take(PLACEHOLDER_TEXT_MAX_CHARS).collect()] })
     }
 
     /// `{{fullName}}` or `{{custom.KEY}}`: how an operator writes it in content.
@@ -125,10 +111,7 @@ impl PlaceholderName {
     }
 
     fn named_field(&self) -> Option<&'static str> {
-        NAMED
-            .iter()
-            .find(|(named, _)| named == self)
-            .map(|(_, text)| *text)
+        NAMED.iter().find(|(named, _)| named == self).map(|(_, text)| *text)
     }
 }
 
@@ -214,17 +197,12 @@ impl PlaceholderValues {
 
     /// The GET query form: the (already URL-decoded) text of the same JSON object.
     pub fn from_json_text(text: &str) -> Result<Self, InvalidPlaceholderValues> {
-        let json: Value =
-            serde_json::from_str(text).map_err(|_| InvalidPlaceholderValues::InvalidJson)?;
+        let json: Value = serde_json::from_str(text).map_err(|_| InvalidPlaceholderValues::InvalidJson)?;
         Self::from_json_object(&json)
     }
 
     /// Sets one value, with the same limits as the JSON forms.
-    pub fn insert(
-        &mut self,
-        name: PlaceholderName,
-        value: impl Into<String>,
-    ) -> Result<(), InvalidPlaceholderValues> {
+    pub fn insert(&mut self, name: PlaceholderName, value: impl Into<String>) -> Result<(), InvalidPlaceholderValues> {
         let value = value.into();
         let field = match &name {
             PlaceholderName::Custom(key) => format!("{CUSTOM_FIELD}.{}", key.as_str()),
@@ -233,8 +211,7 @@ impl PlaceholderValues {
         if value.chars().count() > PLACEHOLDER_VALUE_MAX_CHARS {
             return Err(InvalidPlaceholderValues::TooLong { field });
         }
-        let is_new_custom =
-            matches!(name, PlaceholderName::Custom(_)) && !self.values.contains_key(&name);
+        let is_new_custom = matches!(name, PlaceholderName::Custom(_)) && !self.values.contains_key(&name);
         if is_new_custom && self.custom_count() >= MAX_CUSTOM_PLACEHOLDERS {
             return Err(InvalidPlaceholderValues::TooManyCustom);
         }
@@ -275,10 +252,7 @@ impl PlaceholderValues {
     }
 
     fn custom_count(&self) -> usize {
-        self.values
-            .keys()
-            .filter(|name| matches!(name, PlaceholderName::Custom(_)))
-            .count()
+        self.values.keys().filter(|name| matches!(name, PlaceholderName::Custom(_))).count()
     }
 
     fn add_custom_map(&mut self, map: &Value) -> Result<(), InvalidPlaceholderValues> {
@@ -288,20 +262,15 @@ impl PlaceholderValues {
             _ => return Err(InvalidPlaceholderValues::CustomNotAnObject),
         };
         for (key, value) in map {
-            let parsed = CustomKey::parse(key)
-                .map_err(|_| InvalidPlaceholderValues::InvalidCustomKey { key: echo(key) })?;
+            let parsed =
+                CustomKey::parse(key).map_err(|_| InvalidPlaceholderValues::InvalidCustomKey { key: echo(key) })?;
             let field = format!("{CUSTOM_FIELD}.{key}");
             self.add(PlaceholderName::Custom(parsed), &field, value)?;
         }
         Ok(())
     }
 
-    fn add(
-        &mut self,
-        name: PlaceholderName,
-        field: &str,
-        value: &Value,
-    ) -> Result<(), InvalidPlaceholderValues> {
+    fn add(&mut self, name: PlaceholderName, field: &str, value: &Value) -> Result<(), InvalidPlaceholderValues> {
         let value = match value {
             Value::Null => return Ok(()),
             Value::String(value) => value,
@@ -312,9 +281,7 @@ impl PlaceholderValues {
         if let PlaceholderName::Custom(key) = &name
             && self.values.contains_key(&name)
         {
-            return Err(InvalidPlaceholderValues::DuplicateCustomKey {
-                key: key.as_str().to_owned(),
-            });
+            return Err(InvalidPlaceholderValues::DuplicateCustomKey { key: key.as_str().to_owned() });
         }
         if value.chars().count() > PLACEHOLDER_VALUE_MAX_CHARS {
             return Err(InvalidPlaceholderValues::TooLong { field: echo(field) });
@@ -327,14 +294,7 @@ impl PlaceholderValues {
 impl fmt::Debug for PlaceholderValues {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PlaceholderValues")
-            .field(
-                "names",
-                &self
-                    .values
-                    .keys()
-                    .map(|name| name.to_string())
-                    .collect::<Vec<_>>(),
-            )
+            .field("names", &self.values.keys().map(|name| name.to_string()).collect::<Vec<_>>())
             .finish()
     }
 }
@@ -361,17 +321,11 @@ fn segments(content: &str) -> Vec<Segment<'_>> {
                 let close_end = inner_start + length + 2;
                 let text = content.get(text_start..open).unwrap_or_default();
                 let placeholder = content.get(open..close_end).unwrap_or_default();
-                let name = content
-                    .get(inner_start..inner_start + length)
-                    .unwrap_or_default()
-                    .trim_matches(' ');
+                let name = content.get(inner_start..inner_start + length).unwrap_or_default().trim_matches(' ');
                 if !text.is_empty() {
                     segments.push(Segment::Text(text));
                 }
-                segments.push(Segment::Placeholder {
-                    text: placeholder,
-                    name,
-                });
+                segments.push(Segment::Placeholder { text: placeholder, name });
                 text_start = close_end;
                 search_from = close_end;
             }
@@ -393,10 +347,7 @@ fn segments(content: &str) -> Vec<Segment<'_>> {
 fn inner_length(after_open: &str) -> Option<usize> {
     for (count, (index, c)) in after_open.char_indices().enumerate() {
         if c == '}' {
-            return after_open
-                .get(index..)
-                .is_some_and(|rest| rest.starts_with("}}"))
-                .then_some(index);
+            return after_open.get(index..).is_some_and(|rest| rest.starts_with("}}")).then_some(index);
         }
         if count >= PLACEHOLDER_TEXT_MAX_CHARS || matches!(c, '{' | '<' | '>' | '\n' | '\r') {
             return None;
@@ -426,11 +377,7 @@ pub fn placeholders_in(content: &str) -> Result<Vec<PlaceholderName>, UnknownPla
             }
         }
     }
-    if unknown.is_empty() {
-        Ok(known)
-    } else {
-        Err(UnknownPlaceholder { names: unknown })
-    }
+    if unknown.is_empty() { Ok(known) } else { Err(UnknownPlaceholder { names: unknown }) }
 }
 
 /// The content with each placeholder replaced by its value, URL-decoded once and HTML-escaped;
@@ -458,9 +405,7 @@ pub fn render(content: &SanitizedHtml, values: &PlaceholderValues) -> String {
 }
 
 fn decode(value: &str) -> std::borrow::Cow<'_, str> {
-    percent_encoding::percent_decode_str(value)
-        .decode_utf8()
-        .unwrap_or(std::borrow::Cow::Borrowed(value))
+    percent_encoding::percent_decode_str(value).decode_utf8().unwrap_or(std::borrow::Cow::Borrowed(value))
 }
 
 #[cfg(test)]
@@ -514,13 +459,7 @@ mod tests {
             "customPlaceholders",
             &format!("custom.{}", "k".repeat(65)),
         ] {
-            assert_eq!(
-                PlaceholderName::parse(bad),
-                Err(UnknownPlaceholder {
-                    names: vec![bad.to_owned()]
-                }),
-                "{bad:?}"
-            );
+            assert_eq!(PlaceholderName::parse(bad), Err(UnknownPlaceholder { names: vec![bad.to_owned()] }), "{bad:?}");
         }
     }
 
@@ -571,18 +510,13 @@ mod tests {
             values.to_canonical_json().unwrap(),
             r#"{"fullName":"A%20B \"q\"","address":"Main St. 1","customPlaceholders":{"z":"1"}}"#
         );
-        let round_trip =
-            PlaceholderValues::from_json_text(&values.to_canonical_json().unwrap()).unwrap();
+        let round_trip = PlaceholderValues::from_json_text(&values.to_canonical_json().unwrap()).unwrap();
         assert_eq!(round_trip, values);
     }
 
     #[test]
     fn empty_values() {
-        for text in [
-            "{}",
-            "null",
-            r#"{"fullName":null,"customPlaceholders":null}"#,
-        ] {
+        for text in ["{}", "null", r#"{"fullName":null,"customPlaceholders":null}"#] {
             let values = PlaceholderValues::from_json_text(text).unwrap();
             assert!(values.is_empty(), "{text}");
             assert_eq!(values.to_canonical_json(), None);
@@ -593,119 +527,49 @@ mod tests {
     #[test]
     fn invalid_values_are_typed_errors_naming_the_field() {
         use InvalidPlaceholderValues::*;
-        let many: serde_json::Map<String, Value> =
-            (0..51).map(|i| (format!("k{i}"), json!("v"))).collect();
+        let many: serde_json::Map<String, Value> = (0..51).map(|i| (format!("k{i}"), json!("v"))).collect();
         let cases = [
             ("", InvalidJson),
             ("{", InvalidJson),
             ("[]", NotAnObject),
             ("\"x\"", NotAnObject),
             ("1", NotAnObject),
-            (
-                r#"{"name":"x"}"#,
-                UnknownField {
-                    field: "name".into(),
-                },
-            ),
-            (
-                r#"{"custom11":"x"}"#,
-                UnknownField {
-                    field: "custom11".into(),
-                },
-            ),
-            (
-                r#"{"custom0":"x"}"#,
-                UnknownField {
-                    field: "custom0".into(),
-                },
-            ),
-            (
-                r#"{"fullName":1}"#,
-                NotAString {
-                    field: "fullName".into(),
-                },
-            ),
-            (
-                r#"{"fullName":true}"#,
-                NotAString {
-                    field: "fullName".into(),
-                },
-            ),
-            (
-                r#"{"fullName":["x"]}"#,
-                NotAString {
-                    field: "fullName".into(),
-                },
-            ),
-            (
-                r#"{"custom2":{}}"#,
-                NotAString {
-                    field: "custom2".into(),
-                },
-            ),
-            (
-                r#"{"customPlaceholders":{"k":2}}"#,
-                NotAString {
-                    field: "customPlaceholders.k".into(),
-                },
-            ),
+            (r#"{"name":"x"}"#, UnknownField { field: "name".into() }),
+            (r#"{"custom11":"x"}"#, UnknownField { field: "custom11".into() }),
+            (r#"{"custom0":"x"}"#, UnknownField { field: "custom0".into() }),
+            (r#"{"fullName":1}"#, NotAString { field: "fullName".into() }),
+            (r#"{"fullName":true}"#, NotAString { field: "fullName".into() }),
+            (r#"{"fullName":["x"]}"#, NotAString { field: "fullName".into() }),
+            (r#"{"custom2":{}}"#, NotAString { field: "custom2".into() }),
+            (r#"{"customPlaceholders":{"k":2}}"#, NotAString { field: "customPlaceholders.k".into() }),
             (r#"{"customPlaceholders":"x"}"#, CustomNotAnObject),
             (r#"{"customPlaceholders":[]}"#, CustomNotAnObject),
-            (
-                r#"{"customPlaceholders":{"a b":"x"}}"#,
-                InvalidCustomKey { key: "a b".into() },
-            ),
-            (
-                r#"{"customPlaceholders":{"":"x"}}"#,
-                InvalidCustomKey { key: "".into() },
-            ),
-            (
-                r#"{"custom1":"a","customPlaceholders":{"custom1":"b"}}"#,
-                DuplicateCustomKey {
-                    key: "custom1".into(),
-                },
-            ),
+            (r#"{"customPlaceholders":{"a b":"x"}}"#, InvalidCustomKey { key: "a b".into() }),
+            (r#"{"customPlaceholders":{"":"x"}}"#, InvalidCustomKey { key: "".into() }),
+            (r#"{"custom1":"a","customPlaceholders":{"custom1":"b"}}"#, DuplicateCustomKey { key: "custom1".into() }),
         ];
         for (text, expected) in cases {
-            assert_eq!(
-                PlaceholderValues::from_json_text(text),
-                Err(expected),
-                "{text}"
-            );
+            assert_eq!(PlaceholderValues::from_json_text(text), Err(expected), "{text}");
         }
         let too_long = "x".repeat(1001);
         assert_eq!(
             PlaceholderValues::from_json_object(&json!({"email": too_long})),
-            Err(TooLong {
-                field: "email".into()
-            })
+            Err(TooLong { field: "email".into() })
         );
         assert_eq!(
             PlaceholderValues::from_json_object(&json!({"customPlaceholders": {"k": too_long}})),
-            Err(TooLong {
-                field: "customPlaceholders.k".into()
-            })
+            Err(TooLong { field: "customPlaceholders.k".into() })
         );
-        assert_eq!(
-            PlaceholderValues::from_json_object(&json!({"customPlaceholders": many})),
-            Err(TooManyCustom)
-        );
+        assert_eq!(PlaceholderValues::from_json_object(&json!({"customPlaceholders": many})), Err(TooManyCustom));
         let long_field = "f".repeat(500);
         let error = PlaceholderValues::from_json_object(&json!({ long_field: "x" })).unwrap_err();
-        assert_eq!(
-            error,
-            UnknownField {
-                field: "f".repeat(80)
-            }
-        );
+        assert_eq!(error, UnknownField { field: "f".repeat(80) });
     }
 
     #[test]
     fn limits_are_inclusive() {
         let at_limit = "é".repeat(1000);
-        let fifty: serde_json::Map<String, Value> = (0..50)
-            .map(|i| (format!("k{i}"), json!(at_limit)))
-            .collect();
+        let fifty: serde_json::Map<String, Value> = (0..50).map(|i| (format!("k{i}"), json!(at_limit))).collect();
         let values = PlaceholderValues::from_json_object(&json!({
             "fullName": at_limit,
             "customPlaceholders": fifty,
@@ -713,40 +577,24 @@ mod tests {
         .unwrap();
         assert_eq!(values.get(&custom("k49")), Some(at_limit.as_str()));
         let mut values = values;
-        assert_eq!(
-            values.insert(custom("k50"), "x"),
-            Err(InvalidPlaceholderValues::TooManyCustom)
-        );
+        assert_eq!(values.insert(custom("k50"), "x"), Err(InvalidPlaceholderValues::TooManyCustom));
         assert_eq!(values.insert(custom("k0"), "replaced"), Ok(()));
     }
 
     #[test]
     fn finds_placeholders_in_content() {
-        let content =
-            "<p>{{fullName}} {{ email }} {{custom.plan}} {{fullName}} {{  custom.plan}}</p>";
+        let content = "<p>{{fullName}} {{ email }} {{custom.plan}} {{fullName}} {{  custom.plan}}</p>";
         assert_eq!(
             placeholders_in(content).unwrap(),
-            vec![
-                PlaceholderName::FullName,
-                PlaceholderName::Email,
-                custom("plan")
-            ]
+            vec![PlaceholderName::FullName, PlaceholderName::Email, custom("plan")]
         );
-        assert_eq!(
-            placeholders_in("<p>no placeholders { } {x} }} {{</p>").unwrap(),
-            vec![]
-        );
+        assert_eq!(placeholders_in("<p>no placeholders { } {x} }} {{</p>").unwrap(), vec![]);
         assert_eq!(
             placeholders_in("{{foo}} {{fullName}} {{ Email }} {{foo}} {{custom.a-b}} {{}}"),
-            Err(UnknownPlaceholder {
-                names: vec!["foo".into(), "Email".into(), "custom.a-b".into(), "".into()]
-            })
+            Err(UnknownPlaceholder { names: vec!["foo".into(), "Email".into(), "custom.a-b".into(), "".into()] })
         );
         let error = placeholders_in("{{foo}}{{bar}}").unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "unknown placeholder names: {{foo}}, {{bar}}"
-        );
+        assert_eq!(error.to_string(), "unknown placeholder names: {{foo}}, {{bar}}");
     }
 
     #[test]
@@ -764,17 +612,9 @@ mod tests {
         ] {
             assert_eq!(placeholders_in(text).unwrap(), vec![], "{text:?}");
         }
-        assert_eq!(
-            placeholders_in(&format!("{{{{{}}}}}", "x".repeat(100)))
-                .unwrap_err()
-                .names,
-            vec!["x".repeat(100)]
-        );
+        assert_eq!(placeholders_in(&format!("{{{{{}}}}}", "x".repeat(100))).unwrap_err().names, vec!["x".repeat(100)]);
         // Extra braces around a placeholder are text.
-        assert_eq!(
-            placeholders_in("{{{fullName}}}").unwrap(),
-            vec![PlaceholderName::FullName]
-        );
+        assert_eq!(placeholders_in("{{{fullName}}}").unwrap(), vec![PlaceholderName::FullName]);
         let values = PlaceholderValues::from_json_text(r#"{"fullName":"A"}"#).unwrap();
         assert_eq!(render(&html("{{{fullName}}}"), &values), "{A}");
         assert_eq!(render(&html("{{{{fullName}}}}"), &values), "{{A}}");
@@ -816,26 +656,19 @@ mod tests {
             "customPlaceholders": {"id": "a%22b"},
         }))
         .unwrap();
-        let content =
-            html(r#"<a href="https://example.com/u/{{custom.id}}" title="{{fullName}}">x</a>"#);
+        let content = html(r#"<a href="https://example.com/u/{{custom.id}}" title="{{fullName}}">x</a>"#);
         let rendered = render(&content, &values);
-        assert!(rendered.starts_with(
-            r#"<a href="https://example.com/u/a&quot;b" title="x&quot; onclick=&quot;alert(1)" "#
-        ));
+        assert!(
+            rendered.starts_with(r#"<a href="https://example.com/u/a&quot;b" title="x&quot; onclick=&quot;alert(1)" "#)
+        );
     }
 
     #[test]
     fn rendering_without_values_empties_placeholders() {
         let content = html("<p>Dear {{fullName}},</p>");
-        assert_eq!(
-            render(&content, &PlaceholderValues::default()),
-            "<p>Dear ,</p>"
-        );
+        assert_eq!(render(&content, &PlaceholderValues::default()), "<p>Dear ,</p>");
         let plain = html("<p>No placeholders &amp; {braces}</p>");
-        assert_eq!(
-            render(&plain, &PlaceholderValues::default()),
-            plain.as_str()
-        );
+        assert_eq!(render(&plain, &PlaceholderValues::default()), plain.as_str());
     }
 
     fn any_values() -> impl Strategy<Value = PlaceholderValues> {
@@ -843,18 +676,13 @@ mod tests {
             "\\PC{0,20}",
             "[<>&\"'%{}a-z0-9]{0,20}",
             prop::collection::vec(
-                prop::sample::select(vec![
-                    "%3C", "%3c", "%3E", "<", "%25", "%", "%ff", "{{", "}}", "&lt;", "a"
-                ]),
+                prop::sample::select(vec!["%3C", "%3c", "%3E", "<", "%25", "%", "%ff", "{{", "}}", "&lt;", "a"]),
                 0..8
             )
             .prop_map(|parts| parts.concat()),
         ];
-        (
-            prop::collection::vec(value.clone(), 9),
-            prop::collection::btree_map("[a-z]{1,3}", value, 0..4),
-        )
-            .prop_map(|(named, customs)| {
+        (prop::collection::vec(value.clone(), 9), prop::collection::btree_map("[a-z]{1,3}", value, 0..4)).prop_map(
+            |(named, customs)| {
                 let mut values = PlaceholderValues::default();
                 for ((name, _), value) in NAMED.iter().zip(named) {
                     values.insert(name.clone(), value).unwrap();
@@ -863,7 +691,8 @@ mod tests {
                     values.insert(custom(&key), value).unwrap();
                 }
                 values
-            })
+            },
+        )
     }
 
     proptest! {

@@ -94,11 +94,7 @@ fn clean_once(raw: &str) -> String {
     // drops. Both are fixed here so that one pass is already stable. A literal `<pre>` in the
     // output is always the tag: `<` is escaped in text and attribute values, and `pre` has no
     // attributes.
-    CLEANER
-        .clean(raw)
-        .to_string()
-        .replace('\r', "\n")
-        .replace("<pre>\n", "<pre>\n\n")
+    CLEANER.clean(raw).to_string().replace('\r', "\n").replace("<pre>\n", "<pre>\n\n")
 }
 
 impl SanitizedHtml {
@@ -153,14 +149,8 @@ mod tests {
             "<tfoot><tr><td>a</td><td rowspan=\"1\">b</td></tr></tfoot></table>",
         );
         let expected = raw
-            .replace(
-                "legal@example.com\">",
-                &format!("legal@example.com\"{LINK_TAIL}>"),
-            )
-            .replace(
-                "title=\"Privacy\">",
-                &format!("title=\"Privacy\"{LINK_TAIL}>"),
-            );
+            .replace("legal@example.com\">", &format!("legal@example.com\"{LINK_TAIL}>"))
+            .replace("title=\"Privacy\">", &format!("title=\"Privacy\"{LINK_TAIL}>"));
         assert_eq!(clean(raw), expected);
     }
 
@@ -172,15 +162,10 @@ mod tests {
         );
         assert_eq!(
             clean(r#"<a href="https://example.com/u/{{custom.id}}" title="{{fullName}}">x</a>"#),
-            format!(
-                r#"<a href="https://example.com/u/{{{{custom.id}}}}" title="{{{{fullName}}}}"{LINK_TAIL}>x</a>"#
-            )
+            format!(r#"<a href="https://example.com/u/{{{{custom.id}}}}" title="{{{{fullName}}}}"{LINK_TAIL}>x</a>"#)
         );
         // The scheme must not come from a request-time value.
-        assert_eq!(
-            clean(r#"<a href="{{custom.url}}">x</a>"#),
-            format!("<a{LINK_TAIL}>x</a>")
-        );
+        assert_eq!(clean(r#"<a href="{{custom.url}}">x</a>"#), format!("<a{LINK_TAIL}>x</a>"));
     }
 
     #[test]
@@ -228,10 +213,7 @@ mod tests {
             ),
             format!("<a href=\"https://example.com\"{LINK_TAIL}>x</a>")
         );
-        assert_eq!(
-            clean("<div style=\"background:url(javascript:alert(1))\">x</div>"),
-            "<div>x</div>"
-        );
+        assert_eq!(clean("<div style=\"background:url(javascript:alert(1))\">x</div>"), "<div>x</div>");
     }
 
     #[test]
@@ -270,12 +252,7 @@ mod tests {
         let at_limit = "a".repeat(MAX_CONTENT_BYTES);
         assert_eq!(sanitize(&at_limit).unwrap().as_str(), at_limit);
         let over = "a".repeat(MAX_CONTENT_BYTES + 1);
-        assert_eq!(
-            sanitize(&over),
-            Err(ContentTooLarge {
-                size: MAX_CONTENT_BYTES + 1
-            })
-        );
+        assert_eq!(sanitize(&over), Err(ContentTooLarge { size: MAX_CONTENT_BYTES + 1 }));
     }
 
     #[test]
@@ -312,15 +289,10 @@ mod properties {
     /// `href` is absolute with an allowed scheme.
     fn check_markup(html: &str) -> Result<(), TestCaseError> {
         for tag in html.split('<').skip(1) {
-            let (tag, _) = tag
-                .split_once('>')
-                .ok_or_else(|| TestCaseError::fail("unclosed tag"))?;
+            let (tag, _) = tag.split_once('>').ok_or_else(|| TestCaseError::fail("unclosed tag"))?;
             let tag = tag.strip_prefix('/').unwrap_or(tag);
             let name = tag.split([' ', '/']).next().unwrap_or_default();
-            prop_assert!(
-                ALLOWED_TAGS.split_whitespace().any(|t| t == name),
-                "tag {name:?} in {html:?}"
-            );
+            prop_assert!(ALLOWED_TAGS.split_whitespace().any(|t| t == name), "tag {name:?} in {html:?}");
             let parts: Vec<&str> = tag.split('"').collect();
             prop_assert!(parts.len() % 2 == 1, "unbalanced quotes in {tag:?}");
             for pair in parts.chunks(2).filter(|pair| pair.len() == 2) {
@@ -336,12 +308,7 @@ mod properties {
                         .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
                         .collect::<String>()
                         .to_ascii_lowercase();
-                    prop_assert!(
-                        ["https:", "http:", "mailto:"]
-                            .iter()
-                            .any(|s| url.starts_with(s)),
-                        "href {url:?}"
-                    );
+                    prop_assert!(["https:", "http:", "mailto:"].iter().any(|s| url.starts_with(s)), "href {url:?}");
                 }
             }
         }
@@ -370,10 +337,7 @@ mod properties {
     ];
 
     fn token() -> impl Strategy<Value = String> {
-        prop_oneof![
-            prop::sample::select(SOUP).prop_map(str::to_owned),
-            "\\PC{0,3}",
-        ]
+        prop_oneof![prop::sample::select(SOUP).prop_map(str::to_owned), "\\PC{0,3}",]
     }
 
     #[test]

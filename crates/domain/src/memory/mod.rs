@@ -6,7 +6,7 @@ mod store;
 mod support;
 
 pub use store::MemoryStore;
-pub use support::{AllowAllWebhookTargets, ManualClock, SequentialIds, SeededRandom, TextCertificateRenderer};
+pub use support::{AllowAllWebhookTargets, ManualClock, SeededRandom, SequentialIds, TextCertificateRenderer};
 
 use std::sync::Arc;
 

@@ -97,7 +97,11 @@ impl TenantStore for MemoryStore {
 
 fn count_in_period(state: &State, tenant: TenantId, period: &QuotaPeriod) -> u64 {
     let in_period = |at: &Timestamp| *at >= period.start && *at < period.end;
-    let count = state.events.values().filter(|e| e.tenant_id == tenant && e.verified_at.as_ref().is_some_and(in_period)).count();
+    let count = state
+        .events
+        .values()
+        .filter(|e| e.tenant_id == tenant && e.verified_at.as_ref().is_some_and(in_period))
+        .count();
     u64::try_from(count).unwrap_or(u64::MAX)
 }
 
@@ -238,7 +242,7 @@ impl EventStore for MemoryStore {
             .filter(|e| after.is_none_or(|cursor| position(e).is_after(cursor)))
             .cloned()
             .collect();
-        items.sort_by(|a, b| (b.action_at, b.id).cmp(&(a.action_at, a.id)));
+        items.sort_by_key(|e| std::cmp::Reverse((e.action_at, e.id)));
         items.truncate(limit);
         Ok(items)
     }
@@ -303,13 +307,21 @@ impl EventStore for MemoryStore {
         Ok(())
     }
 
-    async fn find_certificate(&self, tenant: TenantId, event: EventId) -> Result<Option<StoredCertificate>, StorageError> {
+    async fn find_certificate(
+        &self,
+        tenant: TenantId,
+        event: EventId,
+    ) -> Result<Option<StoredCertificate>, StorageError> {
         let state = self.state();
         let owned = state.events.get(&event).is_some_and(|e| e.tenant_id == tenant);
         Ok(state.certificates.get(&event).filter(|_| owned).cloned())
     }
 
-    async fn find_delivery_for_event(&self, tenant: TenantId, event: EventId) -> Result<Option<Delivery>, StorageError> {
+    async fn find_delivery_for_event(
+        &self,
+        tenant: TenantId,
+        event: EventId,
+    ) -> Result<Option<Delivery>, StorageError> {
         Ok(self.state().deliveries.iter().find(|d| d.tenant_id == tenant && d.event_id == event).cloned())
     }
 }

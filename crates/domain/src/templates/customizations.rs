@@ -157,17 +157,16 @@ pub enum InvalidCustomization {
 
 impl Customizations {
     pub fn parse_border_radius(value: u64) -> Result<u8, InvalidCustomization> {
-        u8::try_from(value)
-            .ok()
-            .filter(|r| *r <= BORDER_RADIUS_MAX)
-            .ok_or(InvalidCustomization::BorderRadius)
+        u8::try_from(value).ok().filter(|r| *r <= BORDER_RADIUS_MAX).ok_or(InvalidCustomization::BorderRadius)
     }
 
     pub fn parse_logo_url(text: &str) -> Result<String, InvalidCustomization> {
         let rest = text.strip_prefix("https://").ok_or(InvalidCustomization::LogoUrl)?;
         let clean = !rest.is_empty()
             && text.chars().count() <= LOGO_URL_MAX_CHARS
-            && !text.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '<' | '>' | '\\' | '`'));
+            && !text
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '<' | '>' | '\\' | '`'));
         if clean { Ok(text.to_owned()) } else { Err(InvalidCustomization::LogoUrl) }
     }
 
@@ -201,13 +200,29 @@ impl Customizations {
 /// (title, accept, decline, checkbox label, version label) in each launch language.
 fn builtin_texts(language: Language) -> (&'static str, &'static str, &'static str, &'static str, &'static str) {
     match language {
-        Language::English => ("Please review and accept", "Accept", "Decline", "I have read and agree to the terms", "Version"),
-        Language::German => ("Bitte lesen und akzeptieren", "Akzeptieren", "Ablehnen", "Ich habe die Bedingungen gelesen und stimme zu", "Version"),
-        Language::French => ("Veuillez lire et accepter", "Accepter", "Refuser", "J'ai lu et j'accepte les conditions", "Version"),
+        Language::English => {
+            ("Please review and accept", "Accept", "Decline", "I have read and agree to the terms", "Version")
+        }
+        Language::German => (
+            "Bitte lesen und akzeptieren",
+            "Akzeptieren",
+            "Ablehnen",
+            "Ich habe die Bedingungen gelesen und stimme zu",
+            "Version",
+        ),
+        Language::French => {
+            ("Veuillez lire et accepter", "Accepter", "Refuser", "J'ai lu et j'accepte les conditions", "Version")
+        }
         Language::Spanish => ("Lea y acepte", "Aceptar", "Rechazar", "He leído y acepto los términos", "Versión"),
         Language::Chinese => ("请阅读并接受", "接受", "拒绝", "我已阅读并同意这些条款", "版本"),
         Language::Hindi => ("कृपया पढ़ें और स्वीकार करें", "स्वीकार करें", "अस्वीकार करें", "मैंने शर्तें पढ़ ली हैं और मैं सहमत हूँ", "संस्करण"),
-        Language::Russian => ("Пожалуйста, прочитайте и примите", "Принять", "Отклонить", "Я прочитал(а) условия и согласен(на)", "Версия"),
+        Language::Russian => (
+            "Пожалуйста, прочитайте и примите",
+            "Принять",
+            "Отклонить",
+            "Я прочитал(а) условия и согласен(на)",
+            "Версия",
+        ),
     }
 }
 
@@ -233,7 +248,10 @@ mod tests {
     #[test]
     fn texts_fall_back_per_field_to_the_builtin_wording() {
         let mut custom = Customizations::default();
-        custom.texts.insert(Language::German, TextOverrides { accept_button: Some("Einverstanden".into()), ..Default::default() });
+        custom.texts.insert(
+            Language::German,
+            TextOverrides { accept_button: Some("Einverstanden".into()), ..Default::default() },
+        );
         let de = custom.texts_for(Language::German);
         assert_eq!(de.accept_button, "Einverstanden");
         assert_eq!(de.decline_button, "Ablehnen");

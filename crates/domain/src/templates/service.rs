@@ -195,11 +195,7 @@ impl ClickwrapService {
         let mut template = self.get_template(tenant, id).await?;
         change(&mut template);
         template.updated_at = self.now();
-        if self.ports.templates.update_template(&template).await? {
-            Ok(template)
-        } else {
-            Err(TemplateError::NotFound)
-        }
+        if self.ports.templates.update_template(&template).await? { Ok(template) } else { Err(TemplateError::NotFound) }
     }
 
     async fn check_apps_of_tenant(&self, tenant: TenantId, app_ids: &BTreeSet<AppId>) -> Result<(), TemplateError> {

@@ -93,8 +93,8 @@ pub fn version_states(effective_ats: &[Timestamp], now: Timestamp) -> Vec<Versio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
     use VersionKind::*;
+    use proptest::prelude::*;
 
     fn at(millis: i64) -> Timestamp {
         Timestamp::from_unix_millis(millis).unwrap()

@@ -40,7 +40,8 @@ impl ClickwrapService {
         event_quota: Option<u64>,
     ) -> Result<(Tenant, OperatorToken), CreateTenantError> {
         let now = self.now();
-        let tenant = Tenant { id: TenantId::from_uuid(self.new_uuid()), name: Name::parse(name)?, event_quota, created_at: now };
+        let tenant =
+            Tenant { id: TenantId::from_uuid(self.new_uuid()), name: Name::parse(name)?, event_quota, created_at: now };
         let token = OperatorToken::from_random(self.ports.random.bytes32());
         let record = OperatorTokenRecord {
             id: OperatorTokenId::from_uuid(self.new_uuid()),
@@ -53,7 +54,11 @@ impl ClickwrapService {
     }
 
     pub async fn set_event_quota(&self, tenant: TenantId, quota: Option<u64>) -> Result<(), SetQuotaError> {
-        if self.ports.tenants.set_event_quota(tenant, quota).await? { Ok(()) } else { Err(SetQuotaError::UnknownTenant) }
+        if self.ports.tenants.set_event_quota(tenant, quota).await? {
+            Ok(())
+        } else {
+            Err(SetQuotaError::UnknownTenant)
+        }
     }
 
     pub async fn usage(&self, tenant: &Tenant) -> Result<Usage, StorageError> {

@@ -39,10 +39,7 @@ pub enum WebhookSignatureError {
 /// The `X-Service-Signature` value for a delivery sent at `timestamp_secs` (which must also be sent,
 /// as decimal text, in `X-Service-Timestamp`) with exactly these body bytes.
 pub fn sign(secret: &[u8], timestamp_secs: i64, raw_body: &[u8]) -> String {
-    let tag = hmac::sign(
-        &hmac::Key::new(hmac::HMAC_SHA256, secret),
-        &payload(&timestamp_secs.to_string(), raw_body),
-    );
+    let tag = hmac::sign(&hmac::Key::new(hmac::HMAC_SHA256, secret), &payload(&timestamp_secs.to_string(), raw_body));
     format!("{PREFIX}{}", hex::encode(tag.as_ref()))
 }
 
@@ -75,12 +72,8 @@ pub fn verify(
     }
 
     // The MAC is over the header text as received, as the spec's signing payload says.
-    hmac::verify(
-        &hmac::Key::new(hmac::HMAC_SHA256, secret),
-        &payload(timestamp_header, raw_body),
-        &digest,
-    )
-    .map_err(|_| WebhookSignatureError::Mismatch)
+    hmac::verify(&hmac::Key::new(hmac::HMAC_SHA256, secret), &payload(timestamp_header, raw_body), &digest)
+        .map_err(|_| WebhookSignatureError::Mismatch)
 }
 
 fn payload(timestamp: &str, raw_body: &[u8]) -> Vec<u8> {
@@ -101,17 +94,13 @@ mod tests {
     const TS: i64 = 1_763_795_703;
     /// Computed independently with Python's standard library:
     /// `hmac.new(SECRET, b"1763795703." + BODY, hashlib.sha256).hexdigest()`
-    const EXPECTED: &str =
-        "sha256=9dab4a2d755013665023e72893a4094dd44bb560329d34b6ab62a92ca3af1123";
+    const EXPECTED: &str = "sha256=9dab4a2d755013665023e72893a4094dd44bb560329d34b6ab62a92ca3af1123";
 
     #[test]
     fn known_answer() {
         assert_eq!(sign(SECRET, TS, BODY), EXPECTED);
         // python3: hmac.new(b"key", b"0.", hashlib.sha256).hexdigest()
-        assert_eq!(
-            sign(b"key", 0, b""),
-            "sha256=85841b4efc3cd7776c3c8f9b7cca9e281c550e5d19889d78e9e669c6337f000d"
-        );
+        assert_eq!(sign(b"key", 0, b""), "sha256=85841b4efc3cd7776c3c8f9b7cca9e281c550e5d19889d78e9e669c6337f000d");
         assert_eq!(verify(SECRET, EXPECTED, "1763795703", BODY, TS), Ok(()));
     }
 
@@ -119,49 +108,26 @@ mod tests {
     fn skew_of_300_seconds_either_way_is_accepted_301_is_stale() {
         let sig = sign(SECRET, TS, BODY);
         for now in [TS - 300, TS, TS + 300] {
-            assert_eq!(
-                verify(SECRET, &sig, "1763795703", BODY, now),
-                Ok(()),
-                "{now}"
-            );
+            assert_eq!(verify(SECRET, &sig, "1763795703", BODY, now), Ok(()), "{now}");
         }
         for now in [TS - 301, TS + 301, 0, i64::MAX, i64::MIN] {
-            assert_eq!(
-                verify(SECRET, &sig, "1763795703", BODY, now),
-                Err(WebhookSignatureError::Stale),
-                "{now}"
-            );
+            assert_eq!(verify(SECRET, &sig, "1763795703", BODY, now), Err(WebhookSignatureError::Stale), "{now}");
         }
     }
 
     #[test]
     fn staleness_is_checked_before_the_mac() {
         let wrong = format!("sha256={}", "0".repeat(64));
-        assert_eq!(
-            verify(SECRET, &wrong, "1763795703", BODY, TS + 301),
-            Err(WebhookSignatureError::Stale)
-        );
-        assert_eq!(
-            verify(SECRET, &wrong, "1763795703", BODY, TS),
-            Err(WebhookSignatureError::Mismatch)
-        );
+        assert_eq!(verify(SECRET, &wrong, "1763795703", BODY, TS + 301), Err(WebhookSignatureError::Stale));
+        assert_eq!(verify(SECRET, &wrong, "1763795703", BODY, TS), Err(WebhookSignatureError::Mismatch));
     }
 
     #[test]
     fn another_secret_or_timestamp_does_not_match() {
-        assert_eq!(
-            verify(b"whsec_other", EXPECTED, "1763795703", BODY, TS),
-            Err(WebhookSignatureError::Mismatch)
-        );
-        assert_eq!(
-            verify(SECRET, EXPECTED, "1763795704", BODY, TS),
-            Err(WebhookSignatureError::Mismatch)
-        );
+        assert_eq!(verify(b"whsec_other", EXPECTED, "1763795703", BODY, TS), Err(WebhookSignatureError::Mismatch));
+        assert_eq!(verify(SECRET, EXPECTED, "1763795704", BODY, TS), Err(WebhookSignatureError::Mismatch));
         // Same number, other text: the MAC is over the header text as sent.
-        assert_eq!(
-            verify(SECRET, EXPECTED, "01763795703", BODY, TS),
-            Err(WebhookSignatureError::Mismatch)
-        );
+        assert_eq!(verify(SECRET, EXPECTED, "01763795703", BODY, TS), Err(WebhookSignatureError::Mismatch));
     }
 
     #[test]
@@ -171,10 +137,7 @@ mod tests {
         let mut trailing_newline = BODY.to_vec();
         trailing_newline.push(b'\n');
         for body in [&spaced[..], &reordered[..], &trailing_newline[..], b""] {
-            assert_eq!(
-                verify(SECRET, EXPECTED, "1763795703", body, TS),
-                Err(WebhookSignatureError::Mismatch)
-            );
+            assert_eq!(verify(SECRET, EXPECTED, "1763795703", body, TS), Err(WebhookSignatureError::Mismatch));
         }
     }
 

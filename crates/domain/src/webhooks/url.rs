@@ -82,10 +82,7 @@ impl WebhookUrl {
     /// when not public (the operator's `CLICKWRAP_WEBHOOK_ALLOW_CIDRS`, e.g. for a receiver on a
     /// private network or in tests). `localhost` names are accepted when a loopback address is
     /// exempt; metadata names never are.
-    pub fn parse_with_exemptions(
-        text: &str,
-        exempt: impl Fn(IpAddr) -> bool,
-    ) -> Result<Self, InvalidWebhookUrl> {
+    pub fn parse_with_exemptions(text: &str, exempt: impl Fn(IpAddr) -> bool) -> Result<Self, InvalidWebhookUrl> {
         if text.chars().count() > WEBHOOK_URL_MAX_CHARS {
             return Err(InvalidWebhookUrl::TooLong);
         }
@@ -103,10 +100,7 @@ impl WebhookUrl {
         }
         // The parser also reads `https:host`, `https:///host` and `https:\\host` as
         // `https://host/`; accept only the ordinary spelling, with the host right after `https://`.
-        let rest = text
-            .get(..8)
-            .filter(|scheme| scheme.eq_ignore_ascii_case("https://"))
-            .and_then(|_| text.get(8..));
+        let rest = text.get(..8).filter(|scheme| scheme.eq_ignore_ascii_case("https://")).and_then(|_| text.get(8..));
         if rest.is_none_or(|rest| rest.starts_with(['/', '\\'])) {
             return Err(InvalidWebhookUrl::Malformed);
         }
@@ -141,12 +135,7 @@ impl WebhookUrl {
         if url.chars().count() > WEBHOOK_URL_MAX_CHARS {
             return Err(InvalidWebhookUrl::TooLong);
         }
-        Ok(Self {
-            url,
-            host,
-            ip,
-            port,
-        })
+        Ok(Self { url, host, ip, port })
     }
 
     /// The normalized URL (lowercase scheme and host, `/` for an empty path, default port elided),
@@ -171,10 +160,7 @@ impl WebhookUrl {
     }
 }
 
-fn check_host_name(
-    domain: &str,
-    exempt: &impl Fn(IpAddr) -> bool,
-) -> Result<(), InvalidWebhookUrl> {
+fn check_host_name(domain: &str, exempt: &impl Fn(IpAddr) -> bool) -> Result<(), InvalidWebhookUrl> {
     let name = domain.trim_end_matches('.');
     if name.is_empty() {
         return Err(InvalidWebhookUrl::MissingHost);
@@ -182,8 +168,7 @@ fn check_host_name(
     if FORBIDDEN_HOST_NAMES.contains(&name) {
         return Err(InvalidWebhookUrl::ForbiddenHost);
     }
-    let loopback_exempt =
-        exempt(IpAddr::V4(Ipv4Addr::LOCALHOST)) || exempt(IpAddr::V6(Ipv6Addr::LOCALHOST));
+    let loopback_exempt = exempt(IpAddr::V4(Ipv4Addr::LOCALHOST)) || exempt(IpAddr::V6(Ipv6Addr::LOCALHOST));
     if (name == "localhost" || name.ends_with(".localhost")) && !loopback_exempt {
         return Err(InvalidWebhookUrl::ForbiddenHost);
     }
@@ -205,21 +190,21 @@ impl fmt::Debug for WebhookUrl {
 /// IPv4 ranges that are not reachable on, or not meant for, the public internet (IANA special-
 /// purpose registry): a webhook must not be a way to reach the service's own network.
 const NON_PUBLIC_V4: &[(Ipv4Addr, u32)] = &[
-    (Ipv4Addr::new(0, 0, 0, 0), 8),  // "this network", incl. unspecified
-    (Ipv4Addr::new(10, 0, 0, 0), 8), // private
-    (Ipv4Addr::new(100, 64, 0, 0), 10), // carrier-grade NAT (and Alibaba's metadata address)
-    (Ipv4Addr::new(127, 0, 0, 0), 8), // loopback
-    (Ipv4Addr::new(169, 254, 0, 0), 16), // link-local, incl. 169.254.169.254 metadata
-    (Ipv4Addr::new(172, 16, 0, 0), 12), // private
-    (Ipv4Addr::new(192, 0, 0, 0), 24), // IETF protocol assignments
-    (Ipv4Addr::new(192, 0, 2, 0), 24), // documentation TEST-NET-1
-    (Ipv4Addr::new(192, 88, 99, 0), 24), // deprecated 6to4 relay anycast
-    (Ipv4Addr::new(192, 168, 0, 0), 16), // private
-    (Ipv4Addr::new(198, 18, 0, 0), 15), // benchmarking
+    (Ipv4Addr::new(0, 0, 0, 0), 8),       // "this network", incl. unspecified
+    (Ipv4Addr::new(10, 0, 0, 0), 8),      // private
+    (Ipv4Addr::new(100, 64, 0, 0), 10),   // carrier-grade NAT (and Alibaba's metadata address)
+    (Ipv4Addr::new(127, 0, 0, 0), 8),     // loopback
+    (Ipv4Addr::new(169, 254, 0, 0), 16),  // link-local, incl. 169.254.169.254 metadata
+    (Ipv4Addr::new(172, 16, 0, 0), 12),   // private
+    (Ipv4Addr::new(192, 0, 0, 0), 24),    // IETF protocol assignments
+    (Ipv4Addr::new(192, 0, 2, 0), 24),    // documentation TEST-NET-1
+    (Ipv4Addr::new(192, 88, 99, 0), 24),  // deprecated 6to4 relay anycast
+    (Ipv4Addr::new(192, 168, 0, 0), 16),  // private
+    (Ipv4Addr::new(198, 18, 0, 0), 15),   // benchmarking
     (Ipv4Addr::new(198, 51, 100, 0), 24), // documentation TEST-NET-2
-    (Ipv4Addr::new(203, 0, 113, 0), 24), // documentation TEST-NET-3
-    (Ipv4Addr::new(224, 0, 0, 0), 4), // multicast
-    (Ipv4Addr::new(240, 0, 0, 0), 4), // reserved, incl. broadcast 255.255.255.255
+    (Ipv4Addr::new(203, 0, 113, 0), 24),  // documentation TEST-NET-3
+    (Ipv4Addr::new(224, 0, 0, 0), 4),     // multicast
+    (Ipv4Addr::new(240, 0, 0, 0), 4),     // reserved, incl. broadcast 255.255.255.255
 ];
 
 /// IPv6 ranges inside global unicast 2000::/3 that are nevertheless not public.
@@ -275,10 +260,7 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         // 2002:AABB:CCDD::/48 carries AA.BB.CC.DD in bits 16..48.
         return is_public_v4(Ipv4Addr::from((bits >> 80) as u32));
     }
-    within(GLOBAL_UNICAST_V6)
-        && !NON_PUBLIC_V6_IN_GLOBAL_UNICAST
-            .iter()
-            .any(|&range| within(range))
+    within(GLOBAL_UNICAST_V6) && !NON_PUBLIC_V6_IN_GLOBAL_UNICAST.iter().any(|&range| within(range))
 }
 
 #[cfg(test)]
@@ -461,10 +443,7 @@ mod tests {
             ("https://api.localhost/", ForbiddenHost),
             ("https://%6c%6fcalhost/", ForbiddenHost),
             ("https://ｌｏｃａｌｈｏｓｔ/", ForbiddenHost),
-            (
-                "https://metadata.google.internal/computeMetadata/v1/",
-                ForbiddenHost,
-            ),
+            ("https://metadata.google.internal/computeMetadata/v1/", ForbiddenHost),
             ("https://metadata.google.internal./", ForbiddenHost),
             ("https://metadata/", ForbiddenHost),
             ("https://instance-data/latest/meta-data/", ForbiddenHost),
@@ -478,10 +457,7 @@ mod tests {
             ("https://10.0.0.5:8443/hook", NonPublicAddress),
             ("https://172.16.3.4/", NonPublicAddress),
             ("https://192.168.1.10/", NonPublicAddress),
-            (
-                "https://169.254.169.254/latest/meta-data/",
-                NonPublicAddress,
-            ),
+            ("https://169.254.169.254/latest/meta-data/", NonPublicAddress),
             ("https://0.0.0.0/", NonPublicAddress),
             ("https://[::1]/", NonPublicAddress),
             ("https://[::ffff:127.0.0.1]/", NonPublicAddress),
@@ -498,17 +474,13 @@ mod tests {
     #[test]
     fn backslashes_are_judged_as_the_client_reads_them() {
         // A WHATWG client treats `\` as `/`, so the host is 127.0.0.1, not example.com.
-        assert_eq!(
-            WebhookUrl::parse(r"https://127.0.0.1\@example.com/"),
-            Err(InvalidWebhookUrl::NonPublicAddress)
-        );
+        assert_eq!(WebhookUrl::parse(r"https://127.0.0.1\@example.com/"), Err(InvalidWebhookUrl::NonPublicAddress));
     }
 
     #[test]
     fn exemptions_admit_configured_ranges_only() {
         let loopback = |ip: IpAddr| ip.is_loopback();
-        let url =
-            WebhookUrl::parse_with_exemptions("https://127.0.0.1:9443/hook", loopback).unwrap();
+        let url = WebhookUrl::parse_with_exemptions("https://127.0.0.1:9443/hook", loopback).unwrap();
         assert_eq!(url.port(), 9443);
         assert!(WebhookUrl::parse_with_exemptions("https://localhost:9443/", loopback).is_ok());
         assert_eq!(
@@ -519,10 +491,7 @@ mod tests {
             WebhookUrl::parse_with_exemptions("https://metadata.google.internal/", |_| true),
             Err(InvalidWebhookUrl::ForbiddenHost)
         );
-        assert_eq!(
-            WebhookUrl::parse_with_exemptions("http://127.0.0.1/", loopback),
-            Err(InvalidWebhookUrl::NotHttps)
-        );
+        assert_eq!(WebhookUrl::parse_with_exemptions("http://127.0.0.1/", loopback), Err(InvalidWebhookUrl::NotHttps));
     }
 
     proptest! {

@@ -1,0 +1,291 @@
+//! The [`TemplateStore`](crate::ports::TemplateStore) contract.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Stores;
+use super::fixtures::{self, base_plus_secs, base_time};
+use crate::ports::InsertVersionError;
+use crate::templates::customizations::{Customizations, TextOverrides};
+use crate::templates::models::Template;
+use crate::templates::versioning::VersionNumber;
+use crate::{Language, TemplateId, TenantId};
+
+/// Runs every check of the template store.
+pub async fn template_store_contract(stores: &Stores<'_>) {
+    insert_and_find_round_trip(stores).await;
+    versions_are_appended_in_publish_order(stores).await;
+    duplicate_version_number_conflicts(stores).await;
+    update_template_saves_everything_but_versions(stores).await;
+    update_template_of_another_tenant_changes_nothing(stores).await;
+    lookups_and_lists_are_scoped_by_tenant(stores).await;
+}
+
+async fn find(stores: &Stores<'_>, tenant: TenantId, id: TemplateId) -> Option<Template> {
+    stores.templates.find_template(tenant, id).await.unwrap()
+}
+
+async fn insert_and_find_round_trip(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let first_app = fixtures::stored_app(stores, tenant.id).await;
+    let second_app = fixtures::stored_app(stores, tenant.id).await;
+
+    // Every field away from its default: tags, two app links, content in three languages,
+    // customizations with texts in two languages.
+    let mut full = fixtures::template(tenant.id, &[first_app.id, second_app.id]);
+    full.default_language = Language::German;
+    full.always_require_acceptance = true;
+    full.name = fixtures::name("Nutzungsbedingungen – 条款");
+    stores.templates.insert_template(&full).await.unwrap();
+    assert_eq!(
+        find(stores, tenant.id, full.id).await.as_ref(),
+        Some(&full),
+        "templates: find_template returns every field of a template as inserted"
+    );
+
+    // The other extreme: no tags, no app links, an empty draft, default customizations.
+    let mut bare = fixtures::template(tenant.id, &[]);
+    bare.tags = BTreeSet::new();
+    bare.draft = BTreeMap::new();
+    bare.customizations = Customizations::default();
+    stores.templates.insert_template(&bare).await.unwrap();
+    assert_eq!(
+        find(stores, tenant.id, bare.id).await.as_ref(),
+        Some(&bare),
+        "templates: a template without tags, links, draft or customizations round-trips"
+    );
+
+    // Theme fields one at a time, a text override with only some fields.
+    let mut partial = fixtures::template(tenant.id, &[second_app.id]);
+    partial.customizations.theme.primary_color = None;
+    partial.customizations.theme.border_radius = Some(0);
+    partial.customizations.logo_url = None;
+    partial.customizations.texts = BTreeMap::from([(
+        Language::Russian,
+        TextOverrides { decline_button: Some("Отклонить".to_owned()), ..TextOverrides::default() },
+    )]);
+    partial.draft = BTreeMap::from([(Language::Hindi, fixtures::html("<p>शर्तें</p>"))]);
+    stores.templates.insert_template(&partial).await.unwrap();
+    assert_eq!(
+        find(stores, tenant.id, partial.id).await.as_ref(),
+        Some(&partial),
+        "templates: partly set customizations round-trip (None stays None, 0 stays 0)"
+    );
+
+    assert_eq!(
+        find(stores, tenant.id, TemplateId::from_uuid(fixtures::uuid())).await,
+        None,
+        "templates: find_template of an unknown id is None"
+    );
+}
+
+async fn versions_are_appended_in_publish_order(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let template = fixtures::template(tenant.id, &[]);
+    stores.templates.insert_template(&template).await.unwrap();
+    assert!(
+        find(stores, tenant.id, template.id).await.unwrap().versions.is_empty(),
+        "templates: a new template has no versions"
+    );
+
+    let versions = [
+        fixtures::version(1, 0, base_plus_secs(-86_400)),
+        fixtures::version(1, 1, base_plus_secs(-3_600)),
+        // Same effective_at as the previous one: allowed (non-decreasing).
+        fixtures::version(2, 0, base_plus_secs(-3_600)),
+        // Scheduled: in force only in the future.
+        fixtures::version(2, 1, base_plus_secs(30 * 86_400)),
+        fixtures::version(3, 0, base_plus_secs(31 * 86_400)),
+    ];
+    for version in &versions {
+        stores.templates.insert_version(tenant.id, template.id, version).await.unwrap();
+    }
+    let found = find(stores, tenant.id, template.id).await.unwrap();
+    assert_eq!(
+        found.versions,
+        versions.to_vec(),
+        "templates: find_template returns every version, every field, in publish order"
+    );
+    assert_eq!(
+        Template { versions: Vec::new(), ..found },
+        template,
+        "templates: inserting versions changes nothing else"
+    );
+    let listed = stores.templates.list_templates(tenant.id).await.unwrap();
+    assert_eq!(
+        listed.iter().find(|t| t.id == template.id).map(|t| &t.versions),
+        Some(&versions.to_vec()),
+        "templates: list_templates returns templates with all their versions"
+    );
+}
+
+async fn duplicate_version_number_conflicts(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let template = fixtures::stored_template(stores, tenant.id, &[(1, 0), (1, 1)]).await;
+    let mut duplicate = fixtures::version(1, 1, base_time());
+    duplicate.content = fixtures::content("a concurrent publish");
+    assert_eq!(
+        stores.templates.insert_version(tenant.id, template.id, &duplicate).await,
+        Err(InsertVersionError::Conflict(VersionNumber::new(1, 1))),
+        "templates: insert_version with a number the template already has is a Conflict"
+    );
+    assert_eq!(
+        find(stores, tenant.id, template.id).await.unwrap().versions,
+        template.versions,
+        "templates: a conflicting insert_version changes no version"
+    );
+
+    // The same number on another template is no conflict.
+    let other = fixtures::stored_template(stores, tenant.id, &[]).await;
+    stores.templates.insert_version(tenant.id, other.id, &duplicate).await.unwrap();
+    assert_eq!(
+        find(stores, tenant.id, other.id).await.unwrap().versions,
+        vec![duplicate],
+        "templates: version numbers are per template"
+    );
+}
+
+async fn update_template_saves_everything_but_versions(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let first_app = fixtures::stored_app(stores, tenant.id).await;
+    let second_app = fixtures::stored_app(stores, tenant.id).await;
+    let third_app = fixtures::stored_app(stores, tenant.id).await;
+    let mut template = fixtures::template(tenant.id, &[first_app.id, second_app.id]);
+    stores.templates.insert_template(&template).await.unwrap();
+    let published = fixtures::version(1, 0, base_time());
+    stores.templates.insert_version(tenant.id, template.id, &published).await.unwrap();
+    template.versions.push(published.clone());
+    let neighbour = fixtures::stored_template(stores, tenant.id, &[(1, 0)]).await;
+
+    let mut changed = template.clone();
+    changed.name = fixtures::name("Privacy Policy");
+    changed.tags = BTreeSet::from([fixtures::tag("privacy"), fixtures::tag("v2")]);
+    changed.default_language = Language::French;
+    changed.draft = BTreeMap::from([
+        (Language::French, fixtures::html("<p>Conditions générales</p>")),
+        (Language::Spanish, fixtures::html("<p>Términos</p>")),
+    ]);
+    changed.customizations = Customizations::default();
+    changed.customizations.texts = BTreeMap::from([(
+        Language::French,
+        TextOverrides { accept_button: Some("J'accepte".to_owned()), ..TextOverrides::default() },
+    )]);
+    changed.always_require_acceptance = true;
+    changed.enabled = true;
+    changed.app_ids = BTreeSet::from([second_app.id, third_app.id]);
+    changed.updated_at = base_plus_secs(600);
+    // Whatever versions the passed template carries, the stored ones stay.
+    changed.versions = vec![fixtures::version(1, 0, base_plus_secs(5)), fixtures::version(9, 9, base_plus_secs(9))];
+    assert!(
+        stores.templates.update_template(&changed).await.unwrap(),
+        "templates: update_template of an existing template returns true"
+    );
+    let expected = Template { versions: template.versions.clone(), ..changed.clone() };
+    assert_eq!(
+        find(stores, tenant.id, template.id).await.as_ref(),
+        Some(&expected),
+        "templates: update_template saves every field but never changes the versions"
+    );
+
+    // Dropping every link, tag and draft language works too.
+    let mut cleared = changed.clone();
+    cleared.app_ids = BTreeSet::new();
+    cleared.tags = BTreeSet::new();
+    cleared.draft = BTreeMap::new();
+    cleared.versions = Vec::new();
+    assert!(stores.templates.update_template(&cleared).await.unwrap());
+    assert_eq!(
+        find(stores, tenant.id, template.id).await,
+        Some(Template { versions: template.versions.clone(), ..cleared }),
+        "templates: update_template clears links, tags and draft; an empty versions list \
+         removes no version"
+    );
+    assert_eq!(
+        find(stores, tenant.id, neighbour.id).await.as_ref(),
+        Some(&neighbour),
+        "templates: update_template leaves other templates alone"
+    );
+
+    let unknown = fixtures::template(tenant.id, &[]);
+    assert!(
+        !stores.templates.update_template(&unknown).await.unwrap(),
+        "templates: update_template of an unknown template returns false"
+    );
+    assert_eq!(
+        find(stores, tenant.id, unknown.id).await,
+        None,
+        "templates: update_template of an unknown template does not insert it"
+    );
+}
+
+async fn update_template_of_another_tenant_changes_nothing(stores: &Stores<'_>) {
+    let (owner, _) = fixtures::stored_tenant(stores).await;
+    let (intruder, _) = fixtures::stored_tenant(stores).await;
+    let template = fixtures::stored_template(stores, owner.id, &[(1, 0)]).await;
+
+    let mut hijack = fixtures::template(intruder.id, &[]);
+    hijack.id = template.id;
+    hijack.name = fixtures::name("Hijacked");
+    assert!(
+        !stores.templates.update_template(&hijack).await.unwrap(),
+        "templates: update_template naming another tenant's template returns false"
+    );
+    assert_eq!(
+        find(stores, owner.id, template.id).await.as_ref(),
+        Some(&template),
+        "templates: update_template naming another tenant's template changes nothing"
+    );
+    assert_eq!(
+        find(stores, intruder.id, template.id).await,
+        None,
+        "templates: the template did not move to the other tenant"
+    );
+}
+
+async fn lookups_and_lists_are_scoped_by_tenant(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let (other, _) = fixtures::stored_tenant(stores).await;
+    let (empty, _) = fixtures::stored_tenant(stores).await;
+    let mine = [
+        fixtures::stored_template(stores, tenant.id, &[(1, 0)]).await,
+        fixtures::stored_template(stores, tenant.id, &[]).await,
+        fixtures::stored_template(stores, tenant.id, &[(1, 0), (2, 0)]).await,
+    ];
+    let theirs = fixtures::stored_template(stores, other.id, &[(1, 0)]).await;
+
+    assert_eq!(
+        find(stores, other.id, mine[0].id).await,
+        None,
+        "templates: find_template with another tenant's id is None"
+    );
+    assert_eq!(
+        find(stores, tenant.id, theirs.id).await,
+        None,
+        "templates: find_template of another tenant's template is None"
+    );
+
+    let listed = stores.templates.list_templates(tenant.id).await.unwrap();
+    let ids: Vec<TemplateId> = listed.iter().map(|t| t.id).collect();
+    let set: BTreeSet<TemplateId> = ids.iter().copied().collect();
+    assert_eq!(set.len(), ids.len(), "templates: list_templates lists each template once: {ids:?}");
+    assert_eq!(
+        set,
+        mine.iter().map(|t| t.id).collect::<BTreeSet<_>>(),
+        "templates: list_templates lists exactly the tenant's templates"
+    );
+    for template in &mine {
+        assert_eq!(
+            listed.iter().find(|t| t.id == template.id),
+            Some(template),
+            "templates: list_templates returns every field and version"
+        );
+    }
+    assert_eq!(
+        stores.templates.list_templates(other.id).await.unwrap(),
+        vec![theirs],
+        "templates: the other tenant lists only its own template"
+    );
+    assert!(
+        stores.templates.list_templates(empty.id).await.unwrap().is_empty(),
+        "templates: a tenant without templates lists none"
+    );
+}

@@ -1,0 +1,175 @@
+//! The [`TenantStore`](crate::ports::TenantStore) contract.
+
+use time::Duration;
+
+use super::Stores;
+use super::fixtures::{self, base_time};
+use crate::TenantId;
+use crate::consent::models::Action;
+use crate::limits::quota::QuotaPeriod;
+use crate::secrets::{OperatorToken, SecretHash};
+
+/// Runs every check of the tenant store.
+pub async fn tenant_store_contract(stores: &Stores<'_>) {
+    create_and_find(stores).await;
+    token_lookup_finds_its_own_tenant(stores).await;
+    set_event_quota(stores).await;
+    events_in_period_counts_verified_events_of_the_tenant(stores).await;
+}
+
+async fn create_and_find(stores: &Stores<'_>) {
+    let mut tenant = fixtures::tenant();
+    tenant.event_quota = Some(250);
+    tenant.name = fixtures::name("Ünïcødé Tenant – GmbH & Co. KG");
+    let (_, record) = fixtures::operator_token(&tenant);
+    stores.tenants.create_tenant(&tenant, &record).await.unwrap();
+    let found = stores.tenants.find_tenant(tenant.id).await.unwrap();
+    assert_eq!(found.as_ref(), Some(&tenant), "tenants: find_tenant returns every field as created");
+
+    let (unlimited, _) = fixtures::stored_tenant(stores).await;
+    assert_eq!(
+        stores.tenants.find_tenant(unlimited.id).await.unwrap(),
+        Some(unlimited),
+        "tenants: a tenant without quota round-trips with event_quota None"
+    );
+
+    let unknown = TenantId::from_uuid(fixtures::uuid());
+    assert_eq!(
+        stores.tenants.find_tenant(unknown).await.unwrap(),
+        None,
+        "tenants: find_tenant of an unknown id is None"
+    );
+}
+
+async fn token_lookup_finds_its_own_tenant(stores: &Stores<'_>) {
+    let (first, first_token) = fixtures::stored_tenant(stores).await;
+    let (second, second_token) = fixtures::stored_tenant(stores).await;
+    assert_eq!(
+        stores.tenants.tenant_for_operator_token(&first_token.hash()).await.unwrap(),
+        Some(first.clone()),
+        "tenants: the first tenant's token hash finds the first tenant"
+    );
+    assert_eq!(
+        stores.tenants.tenant_for_operator_token(&second_token.hash()).await.unwrap(),
+        Some(second),
+        "tenants: the second tenant's token hash finds the second tenant"
+    );
+    let stranger = OperatorToken::from_random(fixtures::random32());
+    assert_eq!(
+        stores.tenants.tenant_for_operator_token(&stranger.hash()).await.unwrap(),
+        None,
+        "tenants: an unknown token hash finds no tenant"
+    );
+    // A hash differing in one bit from a real one must not match (no prefix or fuzzy matching).
+    let mut near = *first_token.hash().as_bytes();
+    near[31] ^= 1;
+    assert_eq!(
+        stores.tenants.tenant_for_operator_token(&SecretHash::from_bytes(near)).await.unwrap(),
+        None,
+        "tenants: a hash one bit away from a stored one finds no tenant"
+    );
+    assert_eq!(
+        stores.tenants.find_tenant(first.id).await.unwrap().map(|t| t.id),
+        Some(first.id),
+        "tenants: the token lookup changed nothing"
+    );
+}
+
+async fn set_event_quota(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let (other, _) = fixtures::stored_tenant(stores).await;
+    assert!(
+        stores.tenants.set_event_quota(tenant.id, Some(7)).await.unwrap(),
+        "tenants: set_event_quota of an existing tenant returns true"
+    );
+    let found = stores.tenants.find_tenant(tenant.id).await.unwrap().unwrap();
+    assert_eq!(found.event_quota, Some(7), "tenants: the quota set is read back");
+    assert_eq!(
+        (found.name, found.created_at),
+        (tenant.name.clone(), tenant.created_at),
+        "tenants: setting the quota changes nothing else"
+    );
+    assert_eq!(
+        stores.tenants.find_tenant(other.id).await.unwrap().unwrap().event_quota,
+        None,
+        "tenants: setting one tenant's quota leaves other tenants alone"
+    );
+    assert!(stores.tenants.set_event_quota(tenant.id, Some(0)).await.unwrap(), "tenants: a quota of 0 can be set");
+    assert_eq!(
+        stores.tenants.find_tenant(tenant.id).await.unwrap().unwrap().event_quota,
+        Some(0),
+        "tenants: a quota of 0 is read back as Some(0), not None"
+    );
+    assert!(stores.tenants.set_event_quota(tenant.id, None).await.unwrap(), "tenants: removing the quota returns true");
+    assert_eq!(
+        stores.tenants.find_tenant(tenant.id).await.unwrap().unwrap().event_quota,
+        None,
+        "tenants: a removed quota is read back as None"
+    );
+    let unknown = TenantId::from_uuid(fixtures::uuid());
+    assert!(
+        !stores.tenants.set_event_quota(unknown, Some(3)).await.unwrap(),
+        "tenants: set_event_quota of an unknown tenant returns false"
+    );
+    assert_eq!(
+        stores.tenants.find_tenant(unknown).await.unwrap(),
+        None,
+        "tenants: set_event_quota of an unknown tenant creates nothing"
+    );
+}
+
+async fn events_in_period_counts_verified_events_of_the_tenant(stores: &Stores<'_>) {
+    let seed = fixtures::seed(stores).await;
+    let other = fixtures::seed(stores).await;
+    let period = QuotaPeriod::containing(base_time());
+    let previous = QuotaPeriod::containing(period.start.saturating_sub(Duration::milliseconds(1)));
+    let next = QuotaPeriod::containing(period.end);
+    let ms = Duration::milliseconds;
+    let count = |tenant: TenantId, period: QuotaPeriod| async move {
+        stores.tenants.events_in_period(tenant, &period).await.unwrap()
+    };
+
+    assert_eq!(count(seed.tenant.id, period).await, 0, "tenants: a tenant without events has counted none");
+
+    // Verified at the first instant of the period, at its last millisecond, and one DECLINED in
+    // it: three. One at the period's end belongs to the next period, one a millisecond before its
+    // start to the previous one.
+    for verified_at in [period.start, period.end.saturating_sub(ms(1)), period.end, period.start.saturating_sub(ms(1))]
+    {
+        let event = seed.event().action_at(verified_at.saturating_sub(ms(500))).build();
+        fixtures::verified_event(stores, event, verified_at).await;
+    }
+    let declined = seed.event().action(Action::Declined).build();
+    fixtures::verified_event(stores, declined, base_time().saturating_add(ms(10))).await;
+    // Unverified events never count, whenever they happened.
+    for action_at in [base_time(), period.start] {
+        fixtures::stored_event(stores, seed.event().action_at(action_at).build()).await;
+    }
+    // Another tenant's verified events never count.
+    for _ in 0..2 {
+        fixtures::verified_event(stores, other.event().build(), base_time()).await;
+    }
+
+    assert_eq!(
+        count(seed.tenant.id, period).await,
+        3,
+        "tenants: events_in_period counts the verified (ACCEPTED and DECLINED) events of the tenant \
+         with start <= verified_at < end, and no unverified ones"
+    );
+    assert_eq!(
+        count(seed.tenant.id, next).await,
+        1,
+        "tenants: an event verified exactly at a period's end counts in the next period"
+    );
+    assert_eq!(
+        count(seed.tenant.id, previous).await,
+        1,
+        "tenants: an event verified a millisecond before a period counts in the previous one"
+    );
+    assert_eq!(count(other.tenant.id, period).await, 2, "tenants: each tenant counts only its own verified events");
+    assert_eq!(
+        count(TenantId::from_uuid(fixtures::uuid()), period).await,
+        0,
+        "tenants: an unknown tenant has counted none"
+    );
+}

@@ -1,0 +1,556 @@
+use async_trait::async_trait;
+use clickwrap_domain::consent::acceptance::{ConsentSnapshot, EventSummary};
+use clickwrap_domain::consent::cursor::EventPosition;
+use clickwrap_domain::consent::models::{
+    Action, ClickwrapEvent, EventFilter, EventStatus, Presentation, PresentationMode,
+};
+use clickwrap_domain::content::hash::ContentHash;
+use clickwrap_domain::ports::{
+    CommitVerificationError, EventStore, StorageError, StoredCertificate, VerificationRecord,
+};
+use clickwrap_domain::templates::customizations::AgreementMode;
+use clickwrap_domain::templates::versioning::VersionNumber;
+use clickwrap_domain::webhooks::models::{Delivery, DeliveryState};
+use clickwrap_domain::{AppId, DeliveryId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
+use diesel::dsl::sql;
+use diesel::prelude::*;
+use diesel::sql_types::{Bool, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+
+use crate::PgStore;
+use crate::convert::{at, count_i64, hash32, i32_of, ts, u32_of};
+use crate::errors::{corrupt, from_diesel};
+use crate::schema::{
+    certificates, clickwrap_events as events, event_contents, re_accept_requests, usage_counters, webhook_deliveries,
+};
+use crate::tenants::period_usage;
+
+/// Verifications of one tenant spread their usage count over this many rows.
+const USAGE_SHARDS: u8 = 16;
+/// Below this many events left in the quota, verifications of the tenant take turns (an advisory
+/// lock) so the quota is exact; above it they run side by side.
+const QUOTA_EXACT_MARGIN: i64 = 64;
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = events, check_for_backend(diesel::pg::Pg))]
+struct EventRow {
+    id: uuid::Uuid,
+    tenant_id: uuid::Uuid,
+    app_id: uuid::Uuid,
+    template_id: uuid::Uuid,
+    template_name: String,
+    version_major: i32,
+    version_minor: i32,
+    effective_at: time::OffsetDateTime,
+    end_user_id: String,
+    action: String,
+    status: String,
+    language: String,
+    content_hash: String,
+    template_placeholders: Option<String>,
+    technical_metadata: String,
+    presentation_mode: String,
+    agreement_mode: String,
+    accept_label: String,
+    checkbox_label: Option<String>,
+    presented_at: time::OffsetDateTime,
+    action_at: time::OffsetDateTime,
+    verified_at: Option<time::OffsetDateTime>,
+}
+
+impl EventRow {
+    fn from_domain(e: &ClickwrapEvent) -> Self {
+        Self {
+            id: *e.id.as_uuid(),
+            tenant_id: *e.tenant_id.as_uuid(),
+            app_id: *e.app_id.as_uuid(),
+            template_id: *e.template_id.as_uuid(),
+            template_name: e.template_name.clone(),
+            version_major: i32_of(e.version.major),
+            version_minor: i32_of(e.version.minor),
+            effective_at: at(e.effective_at),
+            end_user_id: e.end_user_id.as_str().to_owned(),
+            action: e.action.as_str().to_owned(),
+            status: e.status.as_str().to_owned(),
+            language: e.language.code().to_owned(),
+            content_hash: e.content_hash.as_str().to_owned(),
+            template_placeholders: e.template_placeholders.clone(),
+            technical_metadata: e.technical_metadata.clone(),
+            presentation_mode: e.presentation.mode.as_str().to_owned(),
+            agreement_mode: e.presentation.agreement_mode.as_str().to_owned(),
+            accept_label: e.presentation.accept_label.clone(),
+            checkbox_label: e.presentation.checkbox_label.clone(),
+            presented_at: at(e.presented_at),
+            action_at: at(e.action_at),
+            verified_at: e.verified_at.map(at),
+        }
+    }
+
+    fn into_domain(self, content: String) -> Result<ClickwrapEvent, StorageError> {
+        Ok(ClickwrapEvent {
+            id: EventId::from_uuid(self.id),
+            tenant_id: TenantId::from_uuid(self.tenant_id),
+            app_id: AppId::from_uuid(self.app_id),
+            template_id: TemplateId::from_uuid(self.template_id),
+            template_name: self.template_name,
+            version: VersionNumber::new(u32_of(self.version_major, "major")?, u32_of(self.version_minor, "minor")?),
+            effective_at: ts(self.effective_at),
+            end_user_id: EndUserId::parse(&self.end_user_id).map_err(|e| corrupt("end user id", e))?,
+            action: Action::parse(&self.action).ok_or_else(|| corrupt("action", &self.action))?,
+            status: status(&self.status)?,
+            language: Language::from_tag(&self.language).map_err(|e| corrupt("language", e))?,
+            content,
+            content_hash: ContentHash::parse(&self.content_hash).map_err(|e| corrupt("content hash", e))?,
+            template_placeholders: self.template_placeholders,
+            technical_metadata: self.technical_metadata,
+            presentation: Presentation {
+                mode: PresentationMode::parse(&self.presentation_mode)
+                    .ok_or_else(|| corrupt("presentation mode", &self.presentation_mode))?,
+                agreement_mode: AgreementMode::parse(&self.agreement_mode)
+                    .ok_or_else(|| corrupt("agreement mode", &self.agreement_mode))?,
+                accept_label: self.accept_label,
+                checkbox_label: self.checkbox_label,
+            },
+            presented_at: ts(self.presented_at),
+            action_at: ts(self.action_at),
+            verified_at: self.verified_at.map(ts),
+        })
+    }
+}
+
+fn status(text: &str) -> Result<EventStatus, StorageError> {
+    EventStatus::parse(text).ok_or_else(|| corrupt("event status", text))
+}
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = webhook_deliveries, check_for_backend(diesel::pg::Pg))]
+struct DeliveryRow {
+    id: uuid::Uuid,
+    tenant_id: uuid::Uuid,
+    app_id: uuid::Uuid,
+    event_id: uuid::Uuid,
+    payload: String,
+    state: String,
+    attempts: i32,
+    next_attempt_at: Option<time::OffsetDateTime>,
+    last_attempt_at: Option<time::OffsetDateTime>,
+    last_response_status: Option<i32>,
+    created_at: time::OffsetDateTime,
+}
+
+impl DeliveryRow {
+    fn from_domain(d: &Delivery) -> Self {
+        Self {
+            id: *d.id.as_uuid(),
+            tenant_id: *d.tenant_id.as_uuid(),
+            app_id: *d.app_id.as_uuid(),
+            event_id: *d.event_id.as_uuid(),
+            payload: d.payload.clone(),
+            state: d.state.as_str().to_owned(),
+            attempts: i32_of(d.attempts),
+            next_attempt_at: d.next_attempt_at.map(at),
+            last_attempt_at: d.last_attempt_at.map(at),
+            last_response_status: d.last_response_status.map(i32::from),
+            created_at: at(d.created_at),
+        }
+    }
+
+    fn into_domain(self) -> Result<Delivery, StorageError> {
+        Ok(Delivery {
+            id: DeliveryId::from_uuid(self.id),
+            tenant_id: TenantId::from_uuid(self.tenant_id),
+            app_id: AppId::from_uuid(self.app_id),
+            event_id: EventId::from_uuid(self.event_id),
+            payload: self.payload,
+            state: DeliveryState::parse(&self.state).ok_or_else(|| corrupt("delivery state", &self.state))?,
+            attempts: u32_of(self.attempts, "attempts")?,
+            next_attempt_at: self.next_attempt_at.map(ts),
+            last_attempt_at: self.last_attempt_at.map(ts),
+            last_response_status: self
+                .last_response_status
+                .map(|s| u16::try_from(s).map_err(|_| corrupt("response status", s)))
+                .transpose()?,
+            created_at: ts(self.created_at),
+        })
+    }
+}
+
+/// The latest event of one end user and template on one major, by status class.
+#[derive(QueryableByName)]
+struct SnapshotRow {
+    #[diesel(sql_type = Nullable<SqlUuid>)]
+    v_id: Option<uuid::Uuid>,
+    #[diesel(sql_type = Nullable<Text>)]
+    v_status: Option<String>,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Int4>)]
+    v_minor: Option<i32>,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    v_action_at: Option<time::OffsetDateTime>,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    v_verified_at: Option<time::OffsetDateTime>,
+    #[diesel(sql_type = Nullable<SqlUuid>)]
+    u_id: Option<uuid::Uuid>,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Int4>)]
+    u_minor: Option<i32>,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    u_action_at: Option<time::OffsetDateTime>,
+    #[diesel(sql_type = Bool)]
+    accepted_earlier_major: bool,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    re_accept_requested_at: Option<time::OffsetDateTime>,
+}
+
+/// One query for everything the acceptance rule needs: this runs on every SDK check.
+const SNAPSHOT_SQL: &str = "
+SELECT v.id AS v_id, v.status AS v_status, v.version_minor AS v_minor, v.action_at AS v_action_at,
+       v.verified_at AS v_verified_at,
+       u.id AS u_id, u.version_minor AS u_minor, u.action_at AS u_action_at,
+       EXISTS (SELECT 1 FROM clickwrap_events e
+                WHERE e.tenant_id = $1 AND e.end_user_id = $2 AND e.template_id = $3
+                  AND e.version_major < $4 AND e.status = 'ACCEPTED') AS accepted_earlier_major,
+       (SELECT max(r.requested_at) FROM re_accept_requests r
+         WHERE r.tenant_id = $1 AND r.end_user_id = $2 AND r.template_id = $3) AS re_accept_requested_at
+FROM (SELECT 1) AS one
+LEFT JOIN LATERAL (
+    SELECT e.id, e.status, e.version_minor, e.action_at, e.verified_at FROM clickwrap_events e
+     WHERE e.tenant_id = $1 AND e.end_user_id = $2 AND e.template_id = $3 AND e.version_major = $4
+       AND e.status <> 'UNVERIFIED'
+     ORDER BY e.action_at DESC, e.id DESC LIMIT 1) AS v ON true
+LEFT JOIN LATERAL (
+    SELECT e.id, e.version_minor, e.action_at FROM clickwrap_events e
+     WHERE e.tenant_id = $1 AND e.end_user_id = $2 AND e.template_id = $3 AND e.version_major = $4
+       AND e.status = 'UNVERIFIED'
+     ORDER BY e.action_at DESC, e.id DESC LIMIT 1) AS u ON true";
+
+impl SnapshotRow {
+    fn into_domain(self, major: u32) -> Result<ConsentSnapshot, StorageError> {
+        let verified = match (self.v_id, self.v_status, self.v_minor, self.v_action_at) {
+            (Some(id), Some(st), Some(minor), Some(action_at)) => Some(EventSummary {
+                event_id: EventId::from_uuid(id),
+                status: status(&st)?,
+                version: VersionNumber::new(major, u32_of(minor, "minor")?),
+                action_at: ts(action_at),
+                verified_at: self.v_verified_at.map(ts),
+            }),
+            _ => None,
+        };
+        let unverified = match (self.u_id, self.u_minor, self.u_action_at) {
+            (Some(id), Some(minor), Some(action_at)) => Some(EventSummary {
+                event_id: EventId::from_uuid(id),
+                status: EventStatus::Unverified,
+                version: VersionNumber::new(major, u32_of(minor, "minor")?),
+                action_at: ts(action_at),
+                verified_at: None,
+            }),
+            _ => None,
+        };
+        Ok(ConsentSnapshot {
+            latest_verified: verified,
+            latest_unverified: unverified,
+            accepted_earlier_major: self.accepted_earlier_major,
+            re_accept_requested_at: self.re_accept_requested_at.map(ts),
+        })
+    }
+}
+
+async fn load_events(
+    conn: &mut AsyncPgConnection,
+    query: events::BoxedQuery<'_, diesel::pg::Pg>,
+) -> Result<Vec<ClickwrapEvent>, StorageError> {
+    let rows: Vec<(EventRow, String)> = query
+        .inner_join(event_contents::table)
+        .select((EventRow::as_select(), event_contents::content))
+        .load(conn)
+        .await
+        .map_err(from_diesel)?;
+    rows.into_iter().map(|(row, content)| row.into_domain(content)).collect()
+}
+
+/// Counts one verified event, on a shard chosen by the event id so concurrent ones rarely collide.
+async fn count_usage(conn: &mut AsyncPgConnection, record: &VerificationRecord) -> QueryResult<()> {
+    let shard = record.event.id.as_bytes().last().map_or(0, |b| b % USAGE_SHARDS);
+    diesel::insert_into(usage_counters::table)
+        .values((
+            usage_counters::tenant_id.eq(record.event.tenant_id.as_uuid()),
+            usage_counters::period_start.eq(at(record.period.start)),
+            usage_counters::shard.eq(i16::from(shard)),
+            usage_counters::events.eq(1i64),
+        ))
+        .on_conflict((usage_counters::tenant_id, usage_counters::period_start, usage_counters::shard))
+        .do_update()
+        .set(usage_counters::events.eq(usage_counters::events + 1i64))
+        .execute(conn)
+        .await
+        .map(|_| ())
+}
+
+/// Whether one more verification fits the quota, exactly: near the limit the tenant's
+/// verifications take turns on an advisory lock held until the transaction ends.
+async fn quota_allows(conn: &mut AsyncPgConnection, record: &VerificationRecord) -> QueryResult<bool> {
+    let Some(quota) = record.quota.map(count_i64) else {
+        return Ok(true);
+    };
+    let used = period_usage(conn, record.event.tenant_id, &record.period).await?;
+    if quota - used > QUOTA_EXACT_MARGIN {
+        return Ok(true);
+    }
+    diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))")
+        .bind::<Text, _>(format!("quota:{}", record.event.tenant_id))
+        .execute(conn)
+        .await?;
+    Ok(period_usage(conn, record.event.tenant_id, &record.period).await? < quota)
+}
+
+/// Why a verification transaction rolled back.
+enum CommitFailure {
+    Database(diesel::result::Error),
+    AlreadyVerified(EventStatus),
+    Missing,
+    QuotaExceeded,
+}
+
+impl From<diesel::result::Error> for CommitFailure {
+    fn from(error: diesel::result::Error) -> Self {
+        CommitFailure::Database(error)
+    }
+}
+
+#[async_trait]
+impl EventStore for PgStore {
+    async fn insert_event(&self, event: &ClickwrapEvent) -> Result<(), StorageError> {
+        let mut conn = self.conn().await?;
+        let row = EventRow::from_domain(event);
+        conn.transaction::<_, diesel::result::Error, _>(async |conn| {
+            diesel::insert_into(event_contents::table)
+                .values((
+                    event_contents::content_hash.eq(event.content_hash.as_str()),
+                    event_contents::content.eq(&event.content),
+                ))
+                .on_conflict_do_nothing()
+                .execute(conn)
+                .await?;
+            diesel::insert_into(events::table).values(&row).execute(conn).await?;
+            Ok(())
+        })
+        .await
+        .map_err(from_diesel)
+    }
+
+    async fn find_event(&self, tenant: TenantId, id: EventId) -> Result<Option<ClickwrapEvent>, StorageError> {
+        let mut conn = self.conn().await?;
+        let query = events::table
+            .filter(events::tenant_id.eq(*tenant.as_uuid()))
+            .filter(events::id.eq(*id.as_uuid()))
+            .into_boxed();
+        Ok(load_events(&mut conn, query).await?.into_iter().next())
+    }
+
+    async fn commit_verification(&self, record: &VerificationRecord) -> Result<(), CommitVerificationError> {
+        let mut conn = self.conn().await?;
+        let event = &record.event;
+        let certificate = record.certificate.as_ref().map(|c| {
+            (
+                certificates::event_id.eq(*c.event_id.as_uuid()),
+                certificates::tenant_id.eq(*event.tenant_id.as_uuid()),
+                certificates::pdf.eq(c.pdf.clone()),
+                certificates::sha256.eq(c.sha256.to_vec()),
+                certificates::created_at.eq(at(c.created_at)),
+            )
+        });
+        let delivery = DeliveryRow::from_domain(&record.delivery);
+        let outcome = conn
+            .transaction::<_, CommitFailure, _>(async |conn| {
+                // Verified at most once: only an UNVERIFIED row is updated.
+                let updated = diesel::update(
+                    events::table
+                        .filter(events::tenant_id.eq(event.tenant_id.as_uuid()))
+                        .filter(events::id.eq(event.id.as_uuid()))
+                        .filter(events::status.eq(EventStatus::Unverified.as_str())),
+                )
+                .set((events::status.eq(event.status.as_str()), events::verified_at.eq(event.verified_at.map(at))))
+                .execute(conn)
+                .await?;
+                if updated == 0 {
+                    let current: Option<String> = events::table
+                        .filter(events::tenant_id.eq(event.tenant_id.as_uuid()))
+                        .filter(events::id.eq(event.id.as_uuid()))
+                        .select(events::status)
+                        .first(conn)
+                        .await
+                        .optional()?;
+                    return Err(match current.as_deref().and_then(EventStatus::parse) {
+                        Some(status) => CommitFailure::AlreadyVerified(status),
+                        None => CommitFailure::Missing,
+                    });
+                }
+                // Checked after the update, so a second verify says "already verified" even when
+                // the quota is used up; the error rolls the update back.
+                if !quota_allows(conn, record).await? {
+                    return Err(CommitFailure::QuotaExceeded);
+                }
+                if let Some(certificate) = &certificate {
+                    diesel::insert_into(certificates::table).values(certificate.clone()).execute(conn).await?;
+                }
+                diesel::insert_into(webhook_deliveries::table).values(&delivery).execute(conn).await?;
+                count_usage(conn, record).await?;
+                Ok(())
+            })
+            .await;
+        match outcome {
+            Ok(()) => Ok(()),
+            Err(CommitFailure::QuotaExceeded) => Err(CommitVerificationError::QuotaExceeded),
+            Err(CommitFailure::AlreadyVerified(status)) => Err(CommitVerificationError::AlreadyVerified(status)),
+            Err(CommitFailure::Missing) => Err(CommitVerificationError::EventMissing),
+            Err(CommitFailure::Database(e)) => Err(from_diesel(e).into()),
+        }
+    }
+
+    async fn list_verified_events(
+        &self,
+        tenant: TenantId,
+        filter: &EventFilter,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<ClickwrapEvent>, StorageError> {
+        let mut conn = self.conn().await?;
+        // The shape of every variant matches one of the `events_list*` partial indexes.
+        let mut query = events::table
+            .filter(events::tenant_id.eq(*tenant.as_uuid()))
+            .filter(events::status.ne(EventStatus::Unverified.as_str()))
+            .into_boxed();
+        if let Some(template) = filter.template_id {
+            query = query.filter(events::template_id.eq(*template.as_uuid()));
+        }
+        if let Some(user) = &filter.end_user_id {
+            query = query.filter(events::end_user_id.eq(user.as_str().to_owned()));
+        }
+        if let Some(action) = filter.status {
+            query = query.filter(events::status.eq(action.as_str()));
+        }
+        if let Some(from) = filter.from {
+            query = query.filter(events::action_at.ge(at(from)));
+        }
+        if let Some(to) = filter.to {
+            query = query.filter(events::action_at.le(at(to)));
+        }
+        if let Some(position) = after {
+            // A row comparison, which PostgreSQL turns into one index range bound.
+            query = query.filter(
+                sql::<Bool>("(clickwrap_events.action_at, clickwrap_events.id) < (")
+                    .bind::<Timestamptz, _>(at(position.action_at))
+                    .sql(", ")
+                    .bind::<SqlUuid, _>(*position.event_id.as_uuid())
+                    .sql(")"),
+            );
+        }
+        let query =
+            query.order((events::action_at.desc(), events::id.desc())).limit(i64::try_from(limit).unwrap_or(i64::MAX));
+        load_events(&mut conn, query).await
+    }
+
+    async fn consent_snapshot(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        template: TemplateId,
+        major: u32,
+    ) -> Result<ConsentSnapshot, StorageError> {
+        let mut conn = self.conn().await?;
+        let row: SnapshotRow = diesel::sql_query(SNAPSHOT_SQL)
+            .bind::<SqlUuid, _>(*tenant.as_uuid())
+            .bind::<Text, _>(end_user.as_str())
+            .bind::<SqlUuid, _>(*template.as_uuid())
+            .bind::<diesel::sql_types::Int4, _>(i32_of(major))
+            .get_result(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        row.into_domain(major)
+    }
+
+    async fn last_accepted_version(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        template: TemplateId,
+    ) -> Result<Option<VersionNumber>, StorageError> {
+        let mut conn = self.conn().await?;
+        let row: Option<(i32, i32)> = events::table
+            .filter(events::tenant_id.eq(tenant.as_uuid()))
+            .filter(events::end_user_id.eq(end_user.as_str()))
+            .filter(events::template_id.eq(template.as_uuid()))
+            .filter(events::status.eq(EventStatus::Accepted.as_str()))
+            .order((events::action_at.desc(), events::id.desc()))
+            .select((events::version_major, events::version_minor))
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        row.map(|(major, minor)| Ok(VersionNumber::new(u32_of(major, "major")?, u32_of(minor, "minor")?))).transpose()
+    }
+
+    async fn request_re_accept(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        template: TemplateId,
+        reason: Option<&str>,
+        at_time: Timestamp,
+    ) -> Result<(), StorageError> {
+        let mut conn = self.conn().await?;
+        diesel::insert_into(re_accept_requests::table)
+            .values((
+                re_accept_requests::tenant_id.eq(tenant.as_uuid()),
+                re_accept_requests::template_id.eq(template.as_uuid()),
+                re_accept_requests::end_user_id.eq(end_user.as_str()),
+                re_accept_requests::reason.eq(reason),
+                re_accept_requests::requested_at.eq(at(at_time)),
+            ))
+            .execute(&mut conn)
+            .await
+            .map(|_| ())
+            .map_err(from_diesel)
+    }
+
+    async fn find_certificate(
+        &self,
+        tenant: TenantId,
+        event: EventId,
+    ) -> Result<Option<StoredCertificate>, StorageError> {
+        let mut conn = self.conn().await?;
+        let row: Option<(uuid::Uuid, Vec<u8>, Vec<u8>, time::OffsetDateTime)> = certificates::table
+            .filter(certificates::tenant_id.eq(tenant.as_uuid()))
+            .filter(certificates::event_id.eq(event.as_uuid()))
+            .select((certificates::event_id, certificates::pdf, certificates::sha256, certificates::created_at))
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        row.map(|(id, pdf, sha, created_at)| {
+            Ok(StoredCertificate {
+                event_id: EventId::from_uuid(id),
+                pdf,
+                sha256: hash32(&sha, "certificate digest")?,
+                created_at: ts(created_at),
+            })
+        })
+        .transpose()
+    }
+
+    async fn find_delivery_for_event(
+        &self,
+        tenant: TenantId,
+        event: EventId,
+    ) -> Result<Option<Delivery>, StorageError> {
+        let mut conn = self.conn().await?;
+        let row: Option<DeliveryRow> = webhook_deliveries::table
+            .filter(webhook_deliveries::tenant_id.eq(tenant.as_uuid()))
+            .filter(webhook_deliveries::event_id.eq(event.as_uuid()))
+            .order(webhook_deliveries::created_at.desc())
+            .select(DeliveryRow::as_select())
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        row.map(DeliveryRow::into_domain).transpose()
+    }
+}
