@@ -187,3 +187,19 @@ fn relative(path: &Path) -> &Path {
     let root = workspace_root();
     path.strip_prefix(&root).unwrap_or(path)
 }
+
+#[test]
+fn nothing_links_libpq() {
+    // diesel-async reaches PostgreSQL through tokio-postgres; pq-sys would mean a C libpq at build
+    // and run time, which a fresh machine does not have.
+    let tree =
+        cargo(&["tree", "--workspace", "--edges", "all", "--target", "all", "--prefix", "none", "--format", "{p}"])
+            .unwrap_or_else(|message| panic!("{message}"));
+    let linked: Vec<&str> =
+        tree.lines().filter(|line| line.starts_with("pq-sys ") || line.starts_with("mysqlclient-sys ")).collect();
+    assert!(linked.is_empty(), "the workspace must not link a C database client: {linked:?}");
+    assert!(
+        tree.lines().any(|line| line.starts_with("tokio-postgres ")),
+        "expected tokio-postgres in the tree:\n{tree}"
+    );
+}
