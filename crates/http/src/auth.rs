@@ -1,0 +1,71 @@
+//! Who is calling: an app by `X-APP-ID` + `X-APP-KEY`, or an operator by bearer token.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, web};
+use clickwrap_domain::apps::models::App;
+use clickwrap_domain::tenants::models::Tenant;
+
+use crate::ApiState;
+use crate::problem::ApiError;
+use crate::query::QueryParams;
+
+/// The app of a server-side request, authenticated by its App ID and App Key headers.
+#[derive(Debug)]
+pub(crate) struct AuthenticatedApp(pub App);
+
+/// The tenant of an operator request, authenticated by its bearer token.
+#[derive(Debug)]
+pub(crate) struct OperatorTenant(pub Tenant);
+
+fn state(request: &HttpRequest) -> Result<web::Data<ApiState>, ApiError> {
+    request.app_data::<web::Data<ApiState>>().cloned().ok_or_else(ApiError::internal)
+}
+
+fn header<'a>(request: &'a HttpRequest, name: &str) -> &'a str {
+    request.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default()
+}
+
+impl FromRequest for AuthenticatedApp {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let request = request.clone();
+        Box::pin(async move {
+            if QueryParams::parse(request.query_string()).carries_credentials() {
+                return Err(ApiError::unauthorized(
+                    "credentials belong in the X-APP-ID and X-APP-KEY headers, never in the query string",
+                ));
+            }
+            let state = state(&request)?;
+            let app =
+                state.service.authenticate_app(header(&request, "x-app-id"), header(&request, "x-app-key")).await?;
+            Ok(Self(app))
+        })
+    }
+}
+
+impl FromRequest for OperatorTenant {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let request = request.clone();
+        Box::pin(async move {
+            let authorization = header(&request, "authorization");
+            let token = authorization
+                .split_once(' ')
+                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+                .map(|(_, token)| token.trim())
+                .ok_or_else(|| {
+                    ApiError::unauthorized("an operator token is required: Authorization: Bearer <token>")
+                })?;
+            let state = state(&request)?;
+            let tenant = state.service.authenticate_operator(token).await?;
+            Ok(Self(tenant))
+        })
+    }
+}

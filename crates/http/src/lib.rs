@@ -1,0 +1,71 @@
+//! The HTTP API of the clickwrap consent service, on actix-web.
+//!
+//! - `/public-client/v1`: the spec's API. Public client routes identify the app by its App ID
+//!   alone (and answer CORS); server-side routes need `X-APP-ID` + `X-APP-KEY`.
+//! - `/operator/v1`: what an operator does in a dashboard, with a bearer operator token.
+//!
+//! Wire types and their conversion to domain values live here; every domain error is mapped to a
+//! problem answer once, in [`errors`]. Every error answer is `application/problem+json`.
+
+mod auth;
+mod errors;
+mod middleware;
+mod query;
+mod routes;
+mod wire;
+
+pub mod client_ip;
+pub mod openapi;
+pub mod problem;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::from_fn;
+use actix_web::{App, Error, web};
+use clickwrap_domain::service::ClickwrapService;
+
+use client_ip::TrustedProxies;
+
+/// The API prefix of the spec.
+pub const PUBLIC_PREFIX: &str = "/public-client/v1";
+/// The operator API prefix.
+pub const OPERATOR_PREFIX: &str = "/operator/v1";
+
+/// Largest JSON body of the public and server-side routes.
+pub const PUBLIC_BODY_LIMIT: usize = 64 * 1024;
+/// Largest JSON body of the operator routes (templates carry content in seven languages).
+pub const OPERATOR_BODY_LIMIT: usize = 4 * 1024 * 1024;
+
+/// What the routes share.
+#[derive(Debug)]
+pub struct ApiState {
+    pub service: ClickwrapService,
+    pub trusted_proxies: TrustedProxies,
+    /// The PEM certificate that signs Certificates of Acceptance, served for anyone to validate them.
+    pub signing_certificate_pem: String,
+}
+
+/// The whole API as an actix `App`, ready to serve; `extra` adds the server's own routes (health,
+/// metrics, the demo page), which get the same error handling.
+pub fn api(
+    state: web::Data<ApiState>,
+    extra: impl FnOnce(&mut web::ServiceConfig) + 'static,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(state)
+        .app_data(middleware::path_config())
+        .configure(routes::configure)
+        .configure(extra)
+        .default_service(web::to(middleware::unknown_route))
+        .wrap(from_fn(middleware::negotiate))
+        .wrap(from_fn(middleware::problem_responses))
+        .wrap(from_fn(middleware::catch_panics))
+}

@@ -1,0 +1,300 @@
+//! The operator API (`/operator/v1`, bearer operator token): apps, templates, usage and events.
+//!
+//! Every route is scoped to the token's tenant: another tenant's app or template is answered 404,
+//! exactly like one that does not exist. The token is checked before the body is looked at, so a
+//! caller without a valid token learns nothing, not even whether its body would have parsed.
+
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
+use clickwrap_domain::{AppId, TemplateId, Timestamp};
+use serde_json::Value;
+
+use super::{ok, resource};
+use crate::auth::OperatorTenant;
+use crate::problem::{ApiError, ApiResult};
+use crate::query::QueryParams;
+use crate::{ApiState, OPERATOR_PREFIX, wire};
+
+pub(super) fn configure(config: &mut web::ServiceConfig) {
+    config
+        .service(resource("/apps", "GET, POST").route(web::get().to(list_apps)).route(web::post().to(create_app)))
+        .service(
+            resource("/apps/{appId}", "GET, PATCH").route(web::get().to(get_app)).route(web::patch().to(update_app)),
+        )
+        .service(resource("/apps/{appId}/app-key", "POST").route(web::post().to(regenerate_app_key)))
+        .service(resource("/apps/{appId}/webhook-signing-secret", "POST").route(web::post().to(rotate_webhook_secret)))
+        .service(
+            resource("/templates", "GET, POST")
+                .route(web::get().to(list_templates))
+                .route(web::post().to(create_template)),
+        )
+        .service(
+            resource("/templates/{clickwrapTemplateId}", "GET, PATCH")
+                .route(web::get().to(get_template))
+                .route(web::patch().to(update_template)),
+        )
+        .service(resource("/templates/{clickwrapTemplateId}/draft", "PUT").route(web::put().to(save_draft)))
+        .service(
+            resource("/templates/{clickwrapTemplateId}/customizations", "PUT").route(web::put().to(set_customizations)),
+        )
+        .service(resource("/templates/{clickwrapTemplateId}/apps", "PUT").route(web::put().to(set_template_apps)))
+        .service(resource("/templates/{clickwrapTemplateId}/versions", "POST").route(web::post().to(publish_version)))
+        .service(resource("/templates/{clickwrapTemplateId}/enable", "POST").route(web::post().to(enable_template)))
+        .service(resource("/templates/{clickwrapTemplateId}/disable", "POST").route(web::post().to(disable_template)))
+        .service(resource("/usage", "GET").route(web::get().to(usage)))
+        .service(resource("/events", "GET").route(web::get().to(list_events)));
+}
+
+/// A JSON body, extracted without failing so that the token is checked first.
+type Body<T> = Result<web::Json<T>, actix_web::Error>;
+
+/// The body, or the problem its extraction produced (the JSON config's answer).
+fn body<T>(body: Body<T>) -> ApiResult<T> {
+    body.map(web::Json::into_inner).map_err(|error| {
+        error
+            .as_error::<ApiError>()
+            .cloned()
+            .unwrap_or_else(|| ApiError::bad_request("INVALID_BODY", error.to_string()))
+    })
+}
+
+fn app_id(text: &str) -> ApiResult<AppId> {
+    AppId::parse(text).map_err(|e| ApiError::invalid_field("appId", e))
+}
+
+fn template_id(text: &str) -> ApiResult<TemplateId> {
+    TemplateId::parse(text).map_err(|e| ApiError::invalid_field("clickwrapTemplateId", e))
+}
+
+fn app_not_found() -> ApiError {
+    ApiError::not_found("APP_NOT_FOUND", "the app could not be found")
+}
+
+fn now(state: &ApiState) -> Timestamp {
+    state.service.ports().clock.now()
+}
+
+/// An answer that carries a secret: never stored by a cache.
+fn secret(status: StatusCode, body: &Value) -> HttpResponse {
+    HttpResponseBuilder::new(status)
+        .content_type("application/json")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(body.to_string())
+}
+
+/// 201 with the new resource's `Location`.
+fn created(location: String, body: &Value) -> HttpResponse {
+    HttpResponse::Created()
+        .content_type("application/json")
+        .insert_header((header::LOCATION, location))
+        .body(body.to_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Apps
+// ---------------------------------------------------------------------------------------------
+
+/// `POST /apps`: 201 with the App Key and webhook signing secret, which are shown only here.
+async fn create_app(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    new: Body<wire::operator::CreateAppBody>,
+) -> ApiResult<HttpResponse> {
+    let new = body(new)?.try_into_domain()?;
+    let created = state.service.create_app(tenant.id, new).await?;
+    let mut response = secret(StatusCode::CREATED, &wire::operator::created_app(&created));
+    if let Ok(location) = header::HeaderValue::from_str(&format!("{OPERATOR_PREFIX}/apps/{}", created.app.id)) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    Ok(response)
+}
+
+/// `GET /apps`.
+async fn list_apps(state: web::Data<ApiState>, OperatorTenant(tenant): OperatorTenant) -> ApiResult<HttpResponse> {
+    let apps = state.service.list_apps(tenant.id).await?;
+    Ok(ok(&wire::operator::apps(&apps)))
+}
+
+/// `GET /apps/{appId}`.
+async fn get_app(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let app = state.service.find_app(tenant.id, app_id(&path)?).await?.ok_or_else(app_not_found)?;
+    Ok(ok(&wire::operator::app(&app)))
+}
+
+/// `PATCH /apps/{appId}`.
+async fn update_app(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+    changes: Body<wire::operator::UpdateAppBody>,
+) -> ApiResult<HttpResponse> {
+    let id = app_id(&path)?;
+    let changes = body(changes)?.try_into_domain()?;
+    let app = state.service.update_app(tenant.id, id, changes).await?;
+    Ok(ok(&wire::operator::app(&app)))
+}
+
+/// `POST /apps/{appId}/app-key`: a new App Key; the old one fails from now on.
+async fn regenerate_app_key(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let key = state.service.regenerate_app_key(tenant.id, app_id(&path)?).await?;
+    Ok(secret(StatusCode::OK, &serde_json::json!({ "appKey": key.expose() })))
+}
+
+/// `POST /apps/{appId}/webhook-signing-secret`: deliveries from now on are signed with the new one.
+async fn rotate_webhook_secret(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let secret_value = state.service.rotate_webhook_secret(tenant.id, app_id(&path)?).await?;
+    Ok(secret(StatusCode::OK, &serde_json::json!({ "webhookSigningSecret": secret_value.expose() })))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Templates
+// ---------------------------------------------------------------------------------------------
+
+/// `POST /templates`: 201, a draft, disabled, with no version.
+async fn create_template(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    new: Body<wire::operator::CreateTemplateBody>,
+) -> ApiResult<HttpResponse> {
+    let new = body(new)?.try_into_domain()?;
+    let template = state.service.create_template(tenant.id, new).await?;
+    let location = format!("{OPERATOR_PREFIX}/templates/{}", template.id);
+    Ok(created(location, &wire::operator::template(&template, now(&state), true)))
+}
+
+/// `GET /templates`: without draft content (see [`wire::operator::templates`]).
+async fn list_templates(state: web::Data<ApiState>, OperatorTenant(tenant): OperatorTenant) -> ApiResult<HttpResponse> {
+    let templates = state.service.list_templates(tenant.id).await?;
+    Ok(ok(&wire::operator::templates(&templates, now(&state))))
+}
+
+/// `GET /templates/{id}`.
+async fn get_template(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let template = state.service.get_template(tenant.id, template_id(&path)?).await?;
+    Ok(ok(&wire::operator::template(&template, now(&state), true)))
+}
+
+/// `PATCH /templates/{id}`: name, tags, default language, `alwaysRequireAcceptance`.
+async fn update_template(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+    changes: Body<wire::operator::UpdateTemplateBody>,
+) -> ApiResult<HttpResponse> {
+    let id = template_id(&path)?;
+    let changes = body(changes)?.try_into_domain()?;
+    let template = state.service.update_template(tenant.id, id, changes).await?;
+    Ok(ok(&wire::operator::template(&template, now(&state), true)))
+}
+
+/// `PUT /templates/{id}/draft`: replaces the draft, sanitized; published versions are untouched.
+async fn save_draft(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+    draft: Body<wire::operator::DraftBody>,
+) -> ApiResult<HttpResponse> {
+    let id = template_id(&path)?;
+    let content = body(draft)?.try_into_domain()?;
+    let template = state.service.save_draft(tenant.id, id, content).await?;
+    Ok(ok(&wire::operator::template(&template, now(&state), true)))
+}
+
+/// `PUT /templates/{id}/customizations`: the whole customizations object; what is left out takes
+/// its default.
+async fn set_customizations(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+    customizations: Body<Value>,
+) -> ApiResult<HttpResponse> {
+    let id = template_id(&path)?;
+    let customizations = wire::operator::customizations(&body(customizations)?, "")?;
+    let template = state.service.set_customizations(tenant.id, id, customizations).await?;
+    Ok(ok(&wire::operator::template(&template, now(&state), true)))
+}
+
+/// `PUT /templates/{id}/apps`: links the template to these apps only; `[]` makes it available to all.
+async fn set_template_apps(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+    apps: Body<wire::operator::TemplateAppsBody>,
+) -> ApiResult<HttpResponse> {
+    let id = template_id(&path)?;
+    let app_ids = body(apps)?.try_into_domain()?;
+    let template = state.service.set_template_apps(tenant.id, id, app_ids).await?;
+    Ok(ok(&wire::operator::template(&template, now(&state), true)))
+}
+
+/// `POST /templates/{id}/versions`: publishes the draft; 201 with the version and its template.
+async fn publish_version(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+    publish: Body<wire::operator::PublishBody>,
+) -> ApiResult<HttpResponse> {
+    let id = template_id(&path)?;
+    let (kind, effective_at) = body(publish)?.try_into_domain()?;
+    let (template, version) = state.service.publish_version(tenant.id, id, kind, effective_at).await?;
+    let location = format!("{OPERATOR_PREFIX}/templates/{}", template.id);
+    Ok(created(location, &wire::operator::published(&template, &version, now(&state))))
+}
+
+/// `POST /templates/{id}/enable`: 400 `NO_VERSION` before the first publish.
+async fn enable_template(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let template = state.service.enable_template(tenant.id, template_id(&path)?).await?;
+    Ok(ok(&wire::operator::template(&template, now(&state), true)))
+}
+
+/// `POST /templates/{id}/disable`.
+async fn disable_template(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let template = state.service.disable_template(tenant.id, template_id(&path)?).await?;
+    Ok(ok(&wire::operator::template(&template, now(&state), true)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Usage and events
+// ---------------------------------------------------------------------------------------------
+
+/// `GET /usage`: the quota and the verified events of the current period.
+async fn usage(state: web::Data<ApiState>, OperatorTenant(tenant): OperatorTenant) -> ApiResult<HttpResponse> {
+    let usage = state.service.usage(&tenant).await?;
+    Ok(ok(&wire::operator::usage(&usage)))
+}
+
+/// `GET /events`: the filters and cursor of `/public-client/v1/clickwrap-events`, over every app
+/// of the tenant.
+async fn list_events(
+    state: web::Data<ApiState>,
+    request: HttpRequest,
+    OperatorTenant(tenant): OperatorTenant,
+) -> ApiResult<HttpResponse> {
+    let list = wire::events::list_query(&QueryParams::parse(request.query_string()))?;
+    let page = state.service.list_events(tenant.id, &list.filter, list.cursor.as_deref(), list.limit).await?;
+    Ok(ok(&wire::events::page(&page)))
+}

@@ -1,0 +1,215 @@
+//! The public client routes and the server-side consent routes on the wire.
+
+use clickwrap_domain::consent::models::{Action, Presentation, PresentationMode};
+use clickwrap_domain::consent::queries::{ConsentStatusView, ReAcceptOutcome};
+use clickwrap_domain::consent::service::{ClickwrapView, PresentedAction, RenderedVersion};
+use clickwrap_domain::content::hash::ContentHash;
+use clickwrap_domain::content::placeholders::PlaceholderValues;
+use clickwrap_domain::templates::customizations::AgreementMode;
+use clickwrap_domain::templates::models::{Template, TemplateVersion};
+use clickwrap_domain::templates::versioning::VersionNumber;
+use clickwrap_domain::{EndUserId, Language, TemplateId, Timestamp};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::{customizations, optional_timestamp, timestamp};
+use crate::problem::{ApiError, ApiResult};
+
+/// Longest label the SDK may report, and largest client metadata object.
+const LABEL_MAX_CHARS: usize = 500;
+const CLIENT_METADATA_MAX_BYTES: usize = 8 * 1024;
+
+pub(crate) fn rendered(r: &RenderedVersion) -> Map<String, Value> {
+    let value = json!({
+        "clickwrapTemplateId": r.template_id.to_string(),
+        "clickwrapTemplateVersion": r.version.major,
+        "clickwrapTemplateVersionMinor": r.version.minor,
+        "effectiveAt": timestamp(r.effective_at),
+        "name": r.name,
+        "language": r.language.code(),
+        "content": r.content,
+        "contentHash": r.content_hash.as_str(),
+    });
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+pub(crate) fn clickwrap_view(view: &ClickwrapView) -> Value {
+    let mut fields = rendered(&view.rendered);
+    fields.insert("acceptanceRequired".into(), Value::Bool(view.acceptance_required));
+    fields.insert("agreementMode".into(), Value::from(view.customizations.agreement_mode.as_str()));
+    fields.insert("inlineContent".into(), Value::from(view.inline_content.as_str()));
+    fields.insert("customizations".into(), customizations(&view.customizations, &view.texts));
+    Value::Object(fields)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PresentationBody {
+    mode: String,
+    agreement_mode: String,
+    accept_label: String,
+    #[serde(default)]
+    checkbox_label: Option<String>,
+}
+
+/// `POST /clickwrap`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RecordActionBody {
+    pub(crate) app_id: String,
+    clickwrap_template_id: String,
+    clickwrap_template_version: u32,
+    clickwrap_template_version_minor: u32,
+    end_user_id: String,
+    action: String,
+    language: String,
+    #[serde(default)]
+    template_placeholders: Option<Value>,
+    content_hash: String,
+    presented_at: String,
+    presentation: PresentationBody,
+    #[serde(default)]
+    client_metadata: Option<Map<String, Value>>,
+}
+
+fn field<T, E: std::fmt::Display>(name: &str, result: Result<T, E>) -> ApiResult<T> {
+    result.map_err(|e| ApiError::invalid_field(name, e))
+}
+
+fn label(name: &str, text: String) -> ApiResult<String> {
+    if text.trim().is_empty() || text.chars().count() > LABEL_MAX_CHARS || text.chars().any(char::is_control) {
+        return Err(ApiError::invalid_field(name, format!("must be 1 to {LABEL_MAX_CHARS} characters of text")));
+    }
+    Ok(text)
+}
+
+impl RecordActionBody {
+    pub(crate) fn try_into_domain(
+        self,
+        client_ip: Option<String>,
+        user_agent: Option<String>,
+    ) -> ApiResult<PresentedAction> {
+        let placeholders = match &self.template_placeholders {
+            None | Some(Value::Null) => PlaceholderValues::default(),
+            Some(value) => field("templatePlaceholders", PlaceholderValues::from_json_object(value))?,
+        };
+        let client_metadata = self.client_metadata.unwrap_or_default();
+        if Value::Object(client_metadata.clone()).to_string().len() > CLIENT_METADATA_MAX_BYTES {
+            return Err(ApiError::invalid_field(
+                "clientMetadata",
+                format!("must be at most {CLIENT_METADATA_MAX_BYTES} bytes of JSON"),
+            ));
+        }
+        let p = self.presentation;
+        let presentation = Presentation {
+            mode: PresentationMode::parse(&p.mode)
+                .ok_or_else(|| ApiError::invalid_field("presentation.mode", "must be DIALOG or INLINE"))?,
+            agreement_mode: AgreementMode::parse(&p.agreement_mode)
+                .ok_or_else(|| ApiError::invalid_field("presentation.agreementMode", "must be SCROLL or CHECKBOX"))?,
+            accept_label: label("presentation.acceptLabel", p.accept_label)?,
+            checkbox_label: p.checkbox_label.map(|l| label("presentation.checkboxLabel", l)).transpose()?,
+        };
+        Ok(PresentedAction {
+            template_id: field("clickwrapTemplateId", TemplateId::parse(&self.clickwrap_template_id))?,
+            version: VersionNumber::new(self.clickwrap_template_version, self.clickwrap_template_version_minor),
+            end_user_id: field("endUserId", EndUserId::parse(&self.end_user_id))?,
+            action: Action::parse(&self.action)
+                .ok_or_else(|| ApiError::invalid_field("action", "must be ACCEPTED or DECLINED"))?,
+            language: field("language", Language::from_tag(&self.language))?,
+            placeholders,
+            content_hash: field("contentHash", ContentHash::parse(&self.content_hash))?,
+            presented_at: field("presentedAt", Timestamp::parse_rfc3339(&self.presented_at))?,
+            presentation,
+            client_metadata,
+            client_ip,
+            user_agent,
+        })
+    }
+}
+
+pub(crate) fn consent_status(view: &ConsentStatusView) -> Value {
+    let items: Vec<Value> = view
+        .items
+        .iter()
+        .map(|i| {
+            json!({
+                "clickwrapTemplateId": i.template_id.to_string(),
+                "clickwrapTemplateName": i.template_name,
+                "clickwrapTemplateVersion": i.version.major,
+                "clickwrapTemplateVersionMinor": i.version.minor,
+                "effectiveAt": timestamp(i.effective_at),
+                "tags": i.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+                "status": i.status.as_str(),
+                "reAcceptanceRequired": i.re_acceptance_required,
+                "lastStatusUpdate": optional_timestamp(i.last_status_update),
+                "clickwrapEventId": i.event_id.map(|id| id.to_string()),
+            })
+        })
+        .collect();
+    json!({ "endUserId": view.end_user_id.as_str(), "status": view.status.as_str(), "items": items })
+}
+
+pub(crate) fn available_templates(templates: &[(Template, TemplateVersion)]) -> Value {
+    let items: Vec<Value> = templates
+        .iter()
+        .map(|(t, v)| {
+            json!({
+                "clickwrapTemplateId": t.id.to_string(),
+                "name": t.name.as_str(),
+                "tags": t.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+                "clickwrapTemplateVersion": v.number.major,
+                "clickwrapTemplateVersionMinor": v.number.minor,
+                "effectiveAt": timestamp(v.effective_at),
+                "languages": v.languages().iter().map(|l| l.code()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({ "items": items })
+}
+
+/// `POST /clickwraps/re-accept`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ReAcceptBody {
+    pub(crate) end_user_ids: Vec<String>,
+    pub(crate) clickwrap_template_ids: Vec<String>,
+    #[serde(default)]
+    pub(crate) reason: Option<String>,
+}
+
+impl ReAcceptBody {
+    pub(crate) fn parse_ids(&self) -> ApiResult<(Vec<EndUserId>, Vec<TemplateId>)> {
+        let users = self
+            .end_user_ids
+            .iter()
+            .enumerate()
+            .map(|(i, u)| EndUserId::parse(u).map_err(|e| ApiError::invalid_field(&format!("endUserIds[{i}]"), e)))
+            .collect::<ApiResult<Vec<_>>>()?;
+        let templates = self
+            .clickwrap_template_ids
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                TemplateId::parse(t).map_err(|e| ApiError::invalid_field(&format!("clickwrapTemplateIds[{i}]"), e))
+            })
+            .collect::<ApiResult<Vec<_>>>()?;
+        Ok((users, templates))
+    }
+}
+
+pub(crate) fn re_accept_results(results: &[(EndUserId, TemplateId, ReAcceptOutcome)]) -> Value {
+    let results: Vec<Value> = results
+        .iter()
+        .map(|(user, template, outcome)| {
+            json!({
+                "endUserId": user.as_str(),
+                "clickwrapTemplateId": template.to_string(),
+                "status": outcome.as_str(),
+            })
+        })
+        .collect();
+    json!({ "results": results })
+}
