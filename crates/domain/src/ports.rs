@@ -17,9 +17,11 @@ use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
 use crate::tenants::models::{OperatorTokenRecord, Tenant};
+use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner};
+use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
 use crate::webhooks::models::Delivery;
 use crate::webhooks::url::WebhookUrl;
-use crate::{AppId, EndUserId, EventId, TemplateId, TenantId, Timestamp};
+use crate::{AppId, DeliveryId, EndUserId, EventId, TemplateId, TenantId, Timestamp};
 
 /// The time. A port so that tests can move it.
 pub trait Clock: Send + Sync + Debug {
@@ -62,6 +64,8 @@ pub enum StorageError {
 #[async_trait]
 pub trait TenantStore: Send + Sync + Debug {
     async fn create_tenant(&self, tenant: &Tenant, token: &OperatorTokenRecord) -> Result<(), StorageError>;
+    /// Another operator token for an existing tenant; whether the tenant exists.
+    async fn add_operator_token(&self, token: &OperatorTokenRecord) -> Result<bool, StorageError>;
     async fn find_tenant(&self, id: TenantId) -> Result<Option<Tenant>, StorageError>;
     async fn tenant_for_operator_token(&self, token_hash: &SecretHash) -> Result<Option<Tenant>, StorageError>;
     /// Whether the tenant exists.
@@ -229,4 +233,62 @@ pub struct RenderError(pub String);
 /// Renders and signs the Certificate of Acceptance (a PDF). CPU work, no IO.
 pub trait CertificateRenderer: Send + Sync + Debug {
     fn render_certificate(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError>;
+
+    /// The agreement exactly as the end user was shown it (`facts.event.content`), followed by the
+    /// certificate page(s), signed the same way (`GET /clickwrap-events/{id}/agreement`).
+    fn render_agreement(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError>;
+}
+
+/// The webhook outbox as the dispatcher and the delivery history see it. Rows are written by
+/// [`EventStore::commit_verification`]; this port leases them to dispatchers, records attempts and
+/// serves the history. Every method that changes a delivery is conditional on the lease, so two
+/// dispatchers on one store never work on the same delivery at once.
+#[async_trait]
+pub trait DeliveryStore: Send + Sync + Debug {
+    /// Leases up to `limit` PENDING deliveries due at `now` (`next_attempt_at <= now`) whose lease
+    /// is free or expired (`lease_until <= now`) to `owner` until `lease_until`, earliest due first.
+    /// Concurrent callers never get the same delivery; an expired lease is taken over.
+    async fn claim_due(
+        &self,
+        owner: LeaseOwner,
+        now: Timestamp,
+        lease_until: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<ClaimedDelivery>, StorageError>;
+
+    /// Records an attempt and what became of the delivery: the attempt row is always written (the
+    /// request was sent); the delivery moves to `outcome` (attempt counts up, lease cleared) only
+    /// while `owner` still holds its lease and it is PENDING. Whether the delivery was updated.
+    async fn record_attempt(
+        &self,
+        owner: LeaseOwner,
+        attempt: &DeliveryAttempt,
+        outcome: AttemptOutcome,
+    ) -> Result<bool, StorageError>;
+
+    /// Marks a leased delivery DISABLED without an attempt (its app's webhook is switched off or
+    /// has no URL). Whether `owner` held the lease.
+    async fn disable_leased(&self, owner: LeaseOwner, tenant: TenantId, id: DeliveryId) -> Result<bool, StorageError>;
+
+    /// Gives up every lease `owner` holds (a dispatcher stopping): those deliveries are free to
+    /// be claimed at once. How many were released.
+    async fn release_leases(&self, owner: LeaseOwner) -> Result<u64, StorageError>;
+
+    /// The app's deliveries, newest first by (`created_at`, id), strictly after `after`, each
+    /// with its attempts (newest first).
+    async fn list_deliveries(
+        &self,
+        tenant: TenantId,
+        app: AppId,
+        after: Option<&DeliveryPosition>,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, StorageError>;
+
+    /// One delivery of the tenant with its attempts (newest first).
+    async fn find_delivery(&self, tenant: TenantId, id: DeliveryId) -> Result<Option<DeliveryRecord>, StorageError>;
+
+    /// Sends a delivery again: a DELIVERED, FAILED or DISABLED one becomes PENDING, due at `now`,
+    /// with a new round of attempts (the retry schedule starts over; the attempt count and history
+    /// stay); a PENDING one becomes due at `now` if it was due later. Whether it exists.
+    async fn redeliver(&self, tenant: TenantId, id: DeliveryId, now: Timestamp) -> Result<bool, StorageError>;
 }

@@ -1,3 +1,5 @@
+use std::marker::PhantomData;
+
 use async_trait::async_trait;
 use clickwrap_domain::consent::acceptance::{ConsentSnapshot, EventSummary};
 use clickwrap_domain::consent::cursor::EventPosition;
@@ -12,9 +14,13 @@ use clickwrap_domain::templates::customizations::AgreementMode;
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::webhooks::models::{Delivery, DeliveryState};
 use clickwrap_domain::{AppId, DeliveryId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
-use diesel::dsl::sql;
+use diesel::expression::{
+    AppearsOnTable, Expression, SelectableExpression, TypedExpressionType, ValidGrouping, is_aggregate,
+};
+use diesel::pg::Pg;
 use diesel::prelude::*;
-use diesel::sql_types::{Bool, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::sql_types::{Bool, Nullable, SqlType, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::PgStore;
@@ -255,16 +261,115 @@ impl SnapshotRow {
 
 async fn load_events(
     conn: &mut AsyncPgConnection,
-    query: events::BoxedQuery<'_, diesel::pg::Pg>,
+    query: events::BoxedQuery<'_, Pg>,
 ) -> Result<Vec<ClickwrapEvent>, StorageError> {
-    let rows: Vec<(EventRow, String)> = query
-        .inner_join(event_contents::table)
-        .select((EventRow::as_select(), event_contents::content))
-        .load(conn)
-        .await
-        .map_err(from_diesel)?;
-    rows.into_iter().map(|(row, content)| row.into_domain(content)).collect()
+    let rows: Vec<(EventRow, Option<String>)> =
+        query.select((EventRow::as_select(), CONTENT)).load(conn).await.map_err(from_diesel)?;
+    rows.into_iter()
+        .map(|(row, content)| {
+            // The foreign key on content_hash makes a missing content impossible.
+            let content = content.ok_or_else(|| corrupt("event content", &row.content_hash))?;
+            row.into_domain(content)
+        })
+        .collect()
 }
+
+/// A fixed piece of SQL over `clickwrap_events`, written into the statement as it is. Unlike
+/// diesel's `sql()` literal it says itself whether the statement may be kept prepared.
+#[derive(Debug, Clone, Copy)]
+struct EventsSql<ST> {
+    sql: &'static str,
+    /// Keep the statement from being prepared once and reused, so PostgreSQL plans it each time.
+    plan_each_time: bool,
+    sql_type: PhantomData<ST>,
+}
+
+impl<ST> EventsSql<ST> {
+    const fn new(sql: &'static str, plan_each_time: bool) -> Self {
+        Self { sql, plan_each_time, sql_type: PhantomData }
+    }
+}
+
+/// The list's own condition. The value is written into the SQL rather than bound, so the partial
+/// `events_list*` indexes' predicate follows from the statement's text, whatever the plan.
+///
+/// It also has PostgreSQL plan every list query for its values. A prepared statement may switch to
+/// a generic plan after five executions, and a generic plan knows neither the end user nor the
+/// range: with all three filters it reads `events_list_us` and filters the template, which costs in
+/// proportion to that end user's events in other templates (`cargo xtask bench storage` checks the
+/// plans; see docs/storage.md). Planning takes a fraction of a millisecond.
+const VERIFIED: EventsSql<Bool> = EventsSql::new("\"clickwrap_events\".\"status\" <> 'UNVERIFIED'", true);
+
+/// The event's rendered content, looked up per returned row. A subquery rather than a join, so the
+/// plan of a page stays one ordered index scan under the LIMIT: with a join, PostgreSQL may hash
+/// join and sort when it expects few rows (as near the end of the list).
+const CONTENT: EventsSql<Nullable<Text>> = EventsSql::new(
+    "(SELECT \"event_contents\".\"content\" FROM \"event_contents\" \
+     WHERE \"event_contents\".\"content_hash\" = \"clickwrap_events\".\"content_hash\")",
+    false,
+);
+
+impl<ST: SqlType + TypedExpressionType> Expression for EventsSql<ST> {
+    type SqlType = ST;
+}
+
+impl<ST> QueryFragment<Pg> for EventsSql<ST> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        if self.plan_each_time {
+            out.unsafe_to_cache_prepared();
+        }
+        out.push_sql(self.sql);
+        Ok(())
+    }
+}
+
+impl<ST: 'static> QueryId for EventsSql<ST> {
+    type QueryId = ();
+    // Several values share the type, so the type alone does not identify the statement.
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<ST, GB> ValidGrouping<GB> for EventsSql<ST> {
+    type IsAggregate = is_aggregate::Never;
+}
+
+impl<ST: SqlType + TypedExpressionType> AppearsOnTable<events::table> for EventsSql<ST> {}
+impl<ST: SqlType + TypedExpressionType> SelectableExpression<events::table> for EventsSql<ST> {}
+
+/// `(action_at, id) < (position)`: strictly after `position` in list order (newest first), as one
+/// row comparison, which PostgreSQL turns into a single bound of the index range.
+#[derive(Debug, Clone, Copy)]
+struct After {
+    action_at: time::OffsetDateTime,
+    id: uuid::Uuid,
+}
+
+impl Expression for After {
+    type SqlType = Bool;
+}
+
+impl QueryFragment<Pg> for After {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("(\"clickwrap_events\".\"action_at\", \"clickwrap_events\".\"id\") < (");
+        out.push_bind_param::<Timestamptz, _>(&self.action_at)?;
+        out.push_sql(", ");
+        out.push_bind_param::<SqlUuid, _>(&self.id)?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
+impl QueryId for After {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<GB> ValidGrouping<GB> for After {
+    type IsAggregate = is_aggregate::Never;
+}
+
+impl AppearsOnTable<events::table> for After {}
+impl SelectableExpression<events::table> for After {}
 
 /// Counts one verified event, on a shard chosen by the event id so concurrent ones rarely collide.
 async fn count_usage(conn: &mut AsyncPgConnection, record: &VerificationRecord) -> QueryResult<()> {
@@ -413,11 +518,9 @@ impl EventStore for PgStore {
         limit: usize,
     ) -> Result<Vec<ClickwrapEvent>, StorageError> {
         let mut conn = self.conn().await?;
-        // The shape of every variant matches one of the `events_list*` partial indexes.
-        let mut query = events::table
-            .filter(events::tenant_id.eq(*tenant.as_uuid()))
-            .filter(events::status.ne(EventStatus::Unverified.as_str()))
-            .into_boxed();
+        // The shape of every variant matches one of the `events_list*` partial indexes; what the
+        // plans look like is checked by `cargo xtask bench storage` (see docs/storage.md).
+        let mut query = events::table.filter(events::tenant_id.eq(*tenant.as_uuid())).filter(VERIFIED).into_boxed();
         if let Some(template) = filter.template_id {
             query = query.filter(events::template_id.eq(*template.as_uuid()));
         }
@@ -434,14 +537,7 @@ impl EventStore for PgStore {
             query = query.filter(events::action_at.le(at(to)));
         }
         if let Some(position) = after {
-            // A row comparison, which PostgreSQL turns into one index range bound.
-            query = query.filter(
-                sql::<Bool>("(clickwrap_events.action_at, clickwrap_events.id) < (")
-                    .bind::<Timestamptz, _>(at(position.action_at))
-                    .sql(", ")
-                    .bind::<SqlUuid, _>(*position.event_id.as_uuid())
-                    .sql(")"),
-            );
+            query = query.filter(After { action_at: at(position.action_at), id: *position.event_id.as_uuid() });
         }
         let query =
             query.order((events::action_at.desc(), events::id.desc())).limit(i64::try_from(limit).unwrap_or(i64::MAX));

@@ -9,6 +9,7 @@ mod errors;
 mod schema;
 
 mod apps;
+mod demo;
 mod events;
 mod keys;
 mod limits;
@@ -16,6 +17,7 @@ mod templates;
 mod tenants;
 
 pub mod database;
+pub use demo::DemoInstallation;
 #[cfg(feature = "test-support")]
 pub mod test_db;
 

@@ -204,3 +204,12 @@ diesel::allow_tables_to_appear_in_same_query!(
     re_accept_requests,
     server_keys,
 );
+
+diesel::table! {
+    demo_installation (singleton) {
+        singleton -> Bool,
+        tenant_id -> Uuid,
+        app_id -> Uuid,
+        template_id -> Uuid,
+    }
+}

@@ -61,6 +61,27 @@ impl TenantStore for PgStore {
         .map_err(from_diesel)
     }
 
+    async fn add_operator_token(&self, token: &OperatorTokenRecord) -> Result<bool, StorageError> {
+        let mut conn = self.conn().await?;
+        let inserted = diesel::insert_into(operator_tokens::table)
+            .values(tenants::table.filter(tenants::id.eq(token.tenant_id.as_uuid())).select((
+                token.id.as_uuid().into_sql::<diesel::sql_types::Uuid>(),
+                tenants::id,
+                token.token_hash.as_bytes().to_vec().into_sql::<diesel::sql_types::Bytea>(),
+                at(token.created_at).into_sql::<diesel::sql_types::Timestamptz>(),
+            )))
+            .into_columns((
+                operator_tokens::id,
+                operator_tokens::tenant_id,
+                operator_tokens::token_hash,
+                operator_tokens::created_at,
+            ))
+            .execute(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        Ok(inserted == 1)
+    }
+
     async fn find_tenant(&self, id: TenantId) -> Result<Option<Tenant>, StorageError> {
         let mut conn = self.conn().await?;
         let row: Option<TenantRow> = tenants::table

@@ -15,6 +15,21 @@ pub async fn tenant_store_contract(stores: &Stores<'_>) {
     token_lookup_finds_its_own_tenant(stores).await;
     set_event_quota(stores).await;
     events_in_period_counts_verified_events_of_the_tenant(stores).await;
+    more_operator_tokens(stores).await;
+}
+
+async fn more_operator_tokens(stores: &Stores<'_>) {
+    let (tenant, first) = fixtures::stored_tenant(stores).await;
+    let (second, record) = fixtures::operator_token(&tenant);
+    assert!(stores.tenants.add_operator_token(&record).await.unwrap(), "tenants: a second token is added");
+    for token in [first.hash(), second.hash()] {
+        let found = stores.tenants.tenant_for_operator_token(&token).await.unwrap().map(|t| t.id);
+        assert_eq!(found, Some(tenant.id), "tenants: every token of a tenant finds it");
+    }
+    let stranger = fixtures::tenant();
+    let (_, orphan) = fixtures::operator_token(&stranger);
+    assert!(!stores.tenants.add_operator_token(&orphan).await.unwrap(), "tenants: no token for an unknown tenant");
+    assert_eq!(stores.tenants.tenant_for_operator_token(&orphan.token_hash).await.unwrap().map(|t| t.id), None);
 }
 
 async fn create_and_find(stores: &Stores<'_>) {

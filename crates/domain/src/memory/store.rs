@@ -28,21 +28,23 @@ pub struct MemoryStore {
 }
 
 #[derive(Debug, Default)]
-struct State {
+pub(super) struct State {
     tenants: HashMap<TenantId, Tenant>,
     operator_tokens: Vec<OperatorTokenRecord>,
     apps: HashMap<AppId, App>,
     templates: HashMap<TemplateId, Template>,
     events: HashMap<EventId, ClickwrapEvent>,
     certificates: HashMap<EventId, StoredCertificate>,
-    deliveries: Vec<Delivery>,
+    pub(super) deliveries: Vec<Delivery>,
+    /// Leases, rounds and attempts of the deliveries (see `deliveries.rs`).
+    pub(super) webhooks: super::deliveries::DeliveryBook,
     re_accepts: Vec<(TenantId, EndUserId, TemplateId, Timestamp)>,
     rate_counts: HashMap<(RateLimitKey, Timestamp), u64>,
     keyring: Option<Keyring>,
 }
 
 impl MemoryStore {
-    fn state(&self) -> MutexGuard<'_, State> {
+    pub(super) fn state(&self) -> MutexGuard<'_, State> {
         // A panic in another test thread must not hide this test's data.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -74,6 +76,15 @@ impl TenantStore for MemoryStore {
         state.tenants.insert(tenant.id, tenant.clone());
         state.operator_tokens.push(token.clone());
         Ok(())
+    }
+
+    async fn add_operator_token(&self, token: &OperatorTokenRecord) -> Result<bool, StorageError> {
+        let mut state = self.state();
+        if !state.tenants.contains_key(&token.tenant_id) {
+            return Ok(false);
+        }
+        state.operator_tokens.push(token.clone());
+        Ok(true)
     }
 
     async fn find_tenant(&self, id: TenantId) -> Result<Option<Tenant>, StorageError> {

@@ -53,6 +53,22 @@ impl ClickwrapService {
         Ok((tenant, token))
     }
 
+    /// Another operator token for the tenant (shown once); earlier tokens keep working.
+    pub async fn issue_operator_token(&self, tenant: TenantId) -> Result<OperatorToken, SetQuotaError> {
+        let token = OperatorToken::from_random(self.ports.random.bytes32());
+        let record = OperatorTokenRecord {
+            id: OperatorTokenId::from_uuid(self.new_uuid()),
+            tenant_id: tenant,
+            token_hash: token.hash(),
+            created_at: self.now(),
+        };
+        if self.ports.tenants.add_operator_token(&record).await? {
+            Ok(token)
+        } else {
+            Err(SetQuotaError::UnknownTenant)
+        }
+    }
+
     pub async fn set_event_quota(&self, tenant: TenantId, quota: Option<u64>) -> Result<(), SetQuotaError> {
         if self.ports.tenants.set_event_quota(tenant, quota).await? {
             Ok(())

@@ -1,0 +1,185 @@
+//! Composition: the database, the adapters, the use cases and the HTTP server, and the order in
+//! which they start and stop.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::middleware::from_fn;
+use actix_web::{HttpResponse, HttpServer, web};
+use clickwrap_domain::limits::rate::RateLimitPolicy;
+use clickwrap_domain::memory::{AllowAllWebhookTargets, TextCertificateRenderer};
+use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
+use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
+use clickwrap_http::client_ip::TrustedProxies;
+use clickwrap_http::problem::ApiError;
+use clickwrap_http::{ApiState, api};
+use clickwrap_postgres::PgStore;
+use clickwrap_postgres::database::{self, DatabaseError, PoolSettings};
+use tokio::sync::watch;
+
+use crate::config::Config;
+use crate::metrics::Metrics;
+use crate::telemetry;
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum StartError {
+    #[error("{0}")]
+    Database(#[from] DatabaseError),
+    #[error("the storage could not be prepared: {0}")]
+    Storage(#[from] clickwrap_domain::ports::StorageError),
+    #[error("cannot listen on {address}: {source}")]
+    Listen { address: std::net::SocketAddr, source: std::io::Error },
+    #[error("{0}")]
+    Other(String),
+}
+
+impl StartError {
+    /// The process exit code: 3 when the database cannot be reached, 1 otherwise.
+    pub(crate) fn exit_code(&self) -> u8 {
+        match self {
+            StartError::Database(DatabaseError::Connect { .. }) => 3,
+            _ => 1,
+        }
+    }
+
+    /// What to tell the operator, with a hint where one helps.
+    pub(crate) fn explain(&self) -> String {
+        match self {
+            StartError::Database(DatabaseError::Connect { url, source }) => format!(
+                "cannot reach PostgreSQL at {url}: {source}\n\
+                 Start a PostgreSQL server there (for example `pg_ctlcluster <version> main start` on Debian, \
+                 or `docker run -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres`), \
+                 or point DATABASE_URL at one."
+            ),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// The database is created when missing and migrated.
+pub(crate) async fn prepare_database(config: &Config) -> Result<PgStore, StartError> {
+    database::create_database_if_missing(&config.database_url).await?;
+    database::migrate(&config.database_url).await?;
+    let pool = database::pool(
+        &config.database_url,
+        PoolSettings { max_size: config.pool_size, wait_timeout: Duration::from_secs(5) },
+    )?;
+    Ok(PgStore::new(pool))
+}
+
+/// The use cases over the real adapters.
+pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<ClickwrapService, StartError> {
+    let store = Arc::new(store.clone());
+    let ports = Ports {
+        clock: Arc::new(SystemClock),
+        ids: Arc::new(UuidV7),
+        random: Arc::new(OsRandom::default()),
+        tenants: store.clone(),
+        apps: store.clone(),
+        templates: store.clone(),
+        events: store.clone(),
+        rate_limits: store.clone(),
+        keys: store,
+        webhook_guard: Arc::new(AllowAllWebhookTargets),
+        certificates: Arc::new(TextCertificateRenderer),
+    };
+    let settings = Settings {
+        signature_ttl: time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
+        rate_limit: RateLimitPolicy::per_hour(config.rate_limit_per_hour),
+        ..Settings::default()
+    };
+    Ok(ClickwrapService::start(ports, settings).await?)
+}
+
+/// Extra routes the server mounts next to the API.
+pub(crate) type ExtraRoutes = Arc<dyn Fn(&mut web::ServiceConfig) + Send + Sync>;
+
+/// Serves until SIGTERM or Ctrl-C: then stops accepting, lets in-flight requests finish (up to
+/// 30 s) and stops the background work.
+pub(crate) async fn serve(
+    config: Config,
+    store: PgStore,
+    service: ClickwrapService,
+    extra: ExtraRoutes,
+) -> Result<(), StartError> {
+    let state = web::Data::new(ApiState {
+        service,
+        trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
+        signing_certificate_pem: String::new(),
+    });
+    let metrics = web::Data::new(Metrics::default());
+    let (stop_background, stopped) = watch::channel(false);
+    let purge = tokio::spawn(purge_rate_limits(store.clone(), stopped));
+
+    let http_store = store.clone();
+    let server = HttpServer::new(move || {
+        let store = http_store.clone();
+        let extra = extra.clone();
+        api(state.clone(), move |config| {
+            system_routes(config, store);
+            extra(config);
+        })
+        .app_data(metrics.clone())
+        .wrap(from_fn(telemetry::requests))
+    })
+    .shutdown_timeout(30)
+    .bind(config.listen)
+    .map_err(|source| StartError::Listen { address: config.listen, source })?;
+    for address in server.addrs() {
+        tracing::info!(%address, "listening on http://{address}");
+    }
+    server.run().await.map_err(|e| StartError::Other(e.to_string()))?;
+
+    tracing::info!("stopping background work");
+    let _ = stop_background.send(true);
+    let _ = purge.await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn system_routes(config: &mut web::ServiceConfig, store: PgStore) {
+    let ready_store = store.clone();
+    config
+        .app_data(web::Data::new(store))
+        .route("/healthz", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
+        .route(
+            "/readyz",
+            web::get().to(move || {
+                let store = ready_store.clone();
+                async move {
+                    match store.ping().await {
+                        Ok(()) => Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"}))),
+                        Err(_) => Err(ApiError::unavailable()),
+                    }
+                }
+            }),
+        )
+        .route("/metrics", web::get().to(metrics))
+        .configure(clickwrap_http::openapi::configure);
+}
+
+async fn metrics(metrics: web::Data<Metrics>, store: web::Data<PgStore>) -> HttpResponse {
+    let status = store.pool().status();
+    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(metrics.render((
+        status.size,
+        status.available,
+        status.max_size,
+    )))
+}
+
+/// Old rate-limit windows are deleted every ten minutes.
+async fn purge_rate_limits(store: PgStore, mut stop: watch::Receiver<bool>) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(600)) => {}
+            _ = stop.changed() => return,
+        }
+        let before =
+            clickwrap_domain::Timestamp::from_datetime(time::OffsetDateTime::now_utc() - time::Duration::hours(2));
+        match store.purge_rate_limit_windows(before).await {
+            Ok(purged) => tracing::debug!(purged, "purged rate-limit windows"),
+            Err(error) => tracing::warn!(%error, "purging rate-limit windows failed"),
+        }
+    }
+}

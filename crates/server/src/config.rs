@@ -1,0 +1,261 @@
+//! Configuration: environment variables, optionally read from a file first, each validated with a
+//! message that names the variable and shows the expected form.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use clickwrap_http::client_ip::Cidr;
+use clickwrap_postgres::database::DatabaseUrl;
+
+pub(crate) const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/clickwrap";
+pub(crate) const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+
+/// How log lines look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Everything the server can be told.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    pub(crate) database_url: DatabaseUrl,
+    pub(crate) listen: SocketAddr,
+    /// Where clients reach this server (certificates say where to validate them).
+    pub(crate) public_url: String,
+    pub(crate) trusted_proxies: Vec<Cidr>,
+    pub(crate) rate_limit_per_hour: u64,
+    pub(crate) signature_ttl: Duration,
+    pub(crate) pool_size: usize,
+    pub(crate) webhook_retry_delays: Vec<Duration>,
+    pub(crate) webhook_timeout: Duration,
+    pub(crate) webhook_allow_cidrs: Vec<Cidr>,
+    pub(crate) webhook_ca_file: Option<String>,
+    pub(crate) log_format: LogFormat,
+}
+
+/// Every bad value, each on its own line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid configuration:\n{}", .0.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+pub(crate) struct ConfigError(pub Vec<String>);
+
+/// Reads `KEY=VALUE` lines (blank lines and `#` comments allowed); the environment wins over it.
+pub(crate) fn read_file(path: &Path) -> Result<HashMap<String, String>, ConfigError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ConfigError(vec![format!("cannot read the configuration file {}: {e}", path.display())]))?;
+    let mut values = HashMap::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line.split_once('=').ok_or_else(|| {
+            ConfigError(vec![format!("{}:{}: expected KEY=VALUE, found {line:?}", path.display(), number + 1)])
+        })?;
+        values.insert(key.trim().to_owned(), value.trim().trim_matches('"').to_owned());
+    }
+    Ok(values)
+}
+
+impl Config {
+    /// From the variables (`lookup` is the environment, over the file's values).
+    pub(crate) fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let mut problems = Vec::new();
+        let take = |name: &str, default: &str| {
+            lookup(name).filter(|v| !v.trim().is_empty()).unwrap_or_else(|| default.to_owned())
+        };
+
+        let database_url = parse_or(&mut problems, "DATABASE_URL", &take("DATABASE_URL", DEFAULT_DATABASE_URL), |v| {
+            DatabaseUrl::parse(v).map_err(|e| e.to_string())
+        });
+        let listen_text = take("CLICKWRAP_LISTEN", DEFAULT_LISTEN);
+        let listen = parse_or(&mut problems, "CLICKWRAP_LISTEN", &listen_text, |v| {
+            v.parse::<SocketAddr>().map_err(|_| "must be an address and port like 127.0.0.1:8080 or [::]:8080".into())
+        });
+        let public_url_text = take("CLICKWRAP_PUBLIC_URL", "");
+        let public_url = if public_url_text.is_empty() {
+            listen.map(|addr| format!("http://{addr}"))
+        } else if public_url_text.starts_with("https://") || public_url_text.starts_with("http://") {
+            Some(public_url_text.trim_end_matches('/').to_owned())
+        } else {
+            problems.push(format!("CLICKWRAP_PUBLIC_URL={public_url_text:?}: must start with https:// or http://"));
+            None
+        };
+        let trusted_proxies = cidrs(&mut problems, "CLICKWRAP_TRUSTED_PROXIES", &take("CLICKWRAP_TRUSTED_PROXIES", ""));
+        let rate_limit_per_hour = parse_or(
+            &mut problems,
+            "CLICKWRAP_RATE_LIMIT_PER_HOUR",
+            &take("CLICKWRAP_RATE_LIMIT_PER_HOUR", "1000"),
+            |v| v.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| "must be a whole number above 0".into()),
+        );
+        let signature_ttl = parse_or(
+            &mut problems,
+            "CLICKWRAP_SIGNATURE_TTL_SECS",
+            &take("CLICKWRAP_SIGNATURE_TTL_SECS", "604800"),
+            |v| {
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .map(Duration::from_secs)
+                    .ok_or_else(|| "must be a whole number of seconds above 0".into())
+            },
+        );
+        let pool_size = parse_or(&mut problems, "CLICKWRAP_DB_POOL_SIZE", &take("CLICKWRAP_DB_POOL_SIZE", "16"), |v| {
+            v.parse::<usize>()
+                .ok()
+                .filter(|n| (1..=1000).contains(n))
+                .ok_or_else(|| "must be a whole number from 1 to 1000".into())
+        });
+        let webhook_retry_delays = parse_or(
+            &mut problems,
+            "CLICKWRAP_WEBHOOK_RETRY_DELAYS",
+            &take("CLICKWRAP_WEBHOOK_RETRY_DELAYS", "60,120,240"),
+            |v| {
+                v.split(',')
+                    .map(|d| d.trim().parse::<u64>().map(Duration::from_secs))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|_| "must be a comma-separated list of seconds like 60,120,240".into())
+            },
+        );
+        let webhook_timeout = parse_or(
+            &mut problems,
+            "CLICKWRAP_WEBHOOK_TIMEOUT_SECS",
+            &take("CLICKWRAP_WEBHOOK_TIMEOUT_SECS", "10"),
+            |v| {
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|n| (1..=300).contains(n))
+                    .map(Duration::from_secs)
+                    .ok_or_else(|| "must be 1 to 300 seconds".into())
+            },
+        );
+        let webhook_allow_cidrs =
+            cidrs(&mut problems, "CLICKWRAP_WEBHOOK_ALLOW_CIDRS", &take("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", ""));
+        let ca_file = take("CLICKWRAP_WEBHOOK_CA_FILE", "");
+        let webhook_ca_file = if ca_file.is_empty() {
+            None
+        } else if Path::new(&ca_file).is_file() {
+            Some(ca_file)
+        } else {
+            problems.push(format!("CLICKWRAP_WEBHOOK_CA_FILE={ca_file:?}: no such file"));
+            None
+        };
+        let log_format = parse_or(&mut problems, "CLICKWRAP_LOG_FORMAT", &take("CLICKWRAP_LOG_FORMAT", "text"), |v| {
+            match v.to_ascii_lowercase().as_str() {
+                "text" => Ok(LogFormat::Text),
+                "json" => Ok(LogFormat::Json),
+                _ => Err("must be text or json".into()),
+            }
+        });
+
+        match (
+            database_url,
+            listen,
+            public_url,
+            rate_limit_per_hour,
+            signature_ttl,
+            pool_size,
+            webhook_retry_delays,
+            webhook_timeout,
+            log_format,
+        ) {
+            (
+                Some(database_url),
+                Some(listen),
+                Some(public_url),
+                Some(rate_limit_per_hour),
+                Some(signature_ttl),
+                Some(pool_size),
+                Some(webhook_retry_delays),
+                Some(webhook_timeout),
+                Some(log_format),
+            ) if problems.is_empty() => Ok(Self {
+                database_url,
+                listen,
+                public_url,
+                trusted_proxies,
+                rate_limit_per_hour,
+                signature_ttl,
+                pool_size,
+                webhook_retry_delays,
+                webhook_timeout,
+                webhook_allow_cidrs,
+                webhook_ca_file,
+                log_format,
+            }),
+            _ => Err(ConfigError(problems)),
+        }
+    }
+}
+
+fn parse_or<T>(
+    problems: &mut Vec<String>,
+    name: &str,
+    value: &str,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Option<T> {
+    match parse(value) {
+        Ok(parsed) => Some(parsed),
+        Err(why) => {
+            // The database URL may hold a password: never echo it.
+            let shown = if name == "DATABASE_URL" { "<hidden>".to_owned() } else { format!("{value:?}") };
+            problems.push(format!("{name}={shown}: {why}"));
+            None
+        }
+    }
+}
+
+fn cidrs(problems: &mut Vec<String>, name: &str, value: &str) -> Vec<Cidr> {
+    let mut ranges = Vec::new();
+    for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.parse::<Cidr>() {
+            Ok(range) => ranges.push(range),
+            Err(e) => problems.push(format!("{name}: {e}")),
+        }
+    }
+    ranges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        Config::from_lookup(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn defaults_are_the_documented_ones() {
+        let c = config(&[]).unwrap();
+        assert_eq!(c.database_url.to_string(), DEFAULT_DATABASE_URL);
+        assert_eq!(c.listen.to_string(), DEFAULT_LISTEN);
+        assert_eq!(c.public_url, "http://127.0.0.1:8080");
+        assert_eq!(c.rate_limit_per_hour, 1000);
+        assert_eq!(
+            c.webhook_retry_delays,
+            vec![Duration::from_secs(60), Duration::from_secs(120), Duration::from_secs(240)]
+        );
+        assert_eq!(c.webhook_timeout, Duration::from_secs(10));
+        assert_eq!(c.log_format, LogFormat::Text);
+    }
+
+    #[test]
+    fn every_bad_value_is_named() {
+        let error = config(&[
+            ("CLICKWRAP_LISTEN", "nowhere"),
+            ("CLICKWRAP_RATE_LIMIT_PER_HOUR", "-1"),
+            ("CLICKWRAP_TRUSTED_PROXIES", "10.0.0.0/8, banana"),
+            ("DATABASE_URL", "mysql://root:secret@db/x"),
+        ])
+        .unwrap_err();
+        let text = error.to_string();
+        for name in ["CLICKWRAP_LISTEN", "CLICKWRAP_RATE_LIMIT_PER_HOUR", "CLICKWRAP_TRUSTED_PROXIES", "DATABASE_URL"] {
+            assert!(text.contains(name), "{text}");
+        }
+        assert!(!text.contains("secret"), "{text}");
+    }
+}

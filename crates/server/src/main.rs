@@ -1,0 +1,159 @@
+//! `clickwrap-server`: the clickwrap consent service.
+//!
+//! ```text
+//! clickwrap-server serve                 run the service
+//! clickwrap-server demo                  run it with a demo tenant, app and template, and a /demo page
+//! clickwrap-server migrate               create and migrate the database, then exit
+//! clickwrap-server tenant create --name N [--event-quota Q]
+//! clickwrap-server tenant set-quota --tenant-id ID (--event-quota Q | --unlimited)
+//! ```
+//! Configuration comes from the environment (see docs/configuration.md), optionally read first
+//! from a `KEY=VALUE` file given with `--config`.
+
+// A command-line program prints its results and errors by design.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod app;
+mod config;
+mod demo;
+mod metrics;
+mod telemetry;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+use clickwrap_domain::TenantId;
+
+use crate::config::{Config, ConfigError};
+
+#[derive(Debug, Parser)]
+#[command(name = "clickwrap-server", version, about = "A self-hostable clickwrap consent service")]
+struct Cli {
+    /// A file of KEY=VALUE lines read before the environment (the environment wins).
+    #[arg(long, global = true, env = "CLICKWRAP_CONFIG")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the service.
+    Serve,
+    /// Run the service with a demo tenant, app and template (made once), and a /demo page.
+    Demo,
+    /// Create the database if it is missing, apply the migrations, and exit.
+    Migrate,
+    /// Manage tenants.
+    Tenant {
+        #[command(subcommand)]
+        command: TenantCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TenantCommand {
+    /// Create a tenant and its first operator token; prints {"tenantId", "operatorToken"} as JSON.
+    Create {
+        #[arg(long)]
+        name: String,
+        /// Verified events allowed per calendar month; unlimited when left out.
+        #[arg(long)]
+        event_quota: Option<u64>,
+    },
+    /// Change a tenant's monthly event quota.
+    SetQuota {
+        #[arg(long)]
+        tenant_id: String,
+        #[arg(long, conflicts_with = "unlimited", required_unless_present = "unlimited")]
+        event_quota: Option<u64>,
+        #[arg(long)]
+        unlimited: bool,
+    },
+}
+
+fn load_config(file: Option<&PathBuf>) -> Result<Config, ConfigError> {
+    let from_file = match file {
+        Some(path) => config::read_file(path)?,
+        None => Default::default(),
+    };
+    Config::from_lookup(|name| std::env::var(name).ok().or_else(|| from_file.get(name).cloned()))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config = match load_config(cli.config.as_ref()) {
+        Ok(config) => config,
+        Err(error) => {
+            eprintln!("clickwrap-server: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    telemetry::init(config.log_format);
+    let runtime = actix_web::rt::System::new();
+    match runtime.block_on(run(cli.command, config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((code, message)) => {
+            eprintln!("clickwrap-server: {message}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
+    let fail = |e: app::StartError| (e.exit_code(), e.explain());
+    let store = app::prepare_database(&config).await.map_err(fail)?;
+    match command {
+        Command::Migrate => {
+            eprintln!("database {} is migrated", config.database_url);
+            Ok(())
+        }
+        Command::Tenant { command } => {
+            let service = app::service(&config, &store).await.map_err(fail)?;
+            tenant(&service, command).await.map_err(|m| (1, m))
+        }
+        Command::Serve => {
+            let service = app::service(&config, &store).await.map_err(fail)?;
+            app::serve(config, store, service, Arc::new(|_| {})).await.map_err(fail)
+        }
+        Command::Demo => {
+            let service = app::service(&config, &store).await.map_err(fail)?;
+            let credentials = demo::ensure(&service, &store).await.map_err(|e| (1, e.to_string()))?;
+            print_demo(&config, &credentials);
+            app::serve(config, store, service, Arc::new(|_| {})).await.map_err(fail)
+        }
+    }
+}
+
+async fn tenant(service: &clickwrap_domain::service::ClickwrapService, command: TenantCommand) -> Result<(), String> {
+    match command {
+        TenantCommand::Create { name, event_quota } => {
+            let (tenant, token) = service.create_tenant(&name, event_quota).await.map_err(|e| e.to_string())?;
+            println!("{}", serde_json::json!({"tenantId": tenant.id.to_string(), "operatorToken": token.expose()}));
+            Ok(())
+        }
+        TenantCommand::SetQuota { tenant_id, event_quota, unlimited } => {
+            let id = TenantId::parse(&tenant_id).map_err(|e| e.to_string())?;
+            let quota = if unlimited { None } else { event_quota };
+            service.set_event_quota(id, quota).await.map_err(|e| e.to_string())?;
+            println!("{}", serde_json::json!({"tenantId": id.to_string(), "eventQuota": quota}));
+            Ok(())
+        }
+    }
+}
+
+fn print_demo(config: &Config, credentials: &demo::DemoCredentials) {
+    let base = &config.public_url;
+    let d = &credentials.installation;
+    println!("Clickwrap demo is ready.");
+    println!("  Demo page:        {base}/demo");
+    println!("  Tenant ID:        {}", d.tenant_id);
+    println!("  App ID:           {}", d.app_id);
+    println!("  App Key:          {}", credentials.app_key);
+    println!("  Operator token:   {}", credentials.operator_token);
+    println!("  Template ID:      {}", d.template_id);
+    println!("  API:              {base}/public-client/v1  (OpenAPI: {base}/openapi.json)");
+    println!("A new App Key and operator token are issued on every start; the previous App Key stops working.");
+}

@@ -1,0 +1,116 @@
+//! Prometheus text metrics: requests by route and status, latency histograms, verifications and
+//! database pool use. Kept small and dependency-free.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Upper bounds of the latency buckets, in seconds.
+const BUCKETS: [f64; 12] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
+
+#[derive(Debug, Default)]
+struct Histogram {
+    counts: [u64; BUCKETS.len()],
+    sum: f64,
+    count: u64,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Metrics {
+    requests: Mutex<BTreeMap<(String, String, u16), u64>>,
+    latency: Mutex<BTreeMap<(String, String), Histogram>>,
+}
+
+impl Metrics {
+    pub(crate) fn observe_request(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
+        let key = (method.to_owned(), route.to_owned());
+        if let Ok(mut requests) = self.requests.lock() {
+            *requests.entry((key.0.clone(), key.1.clone(), status)).or_default() += 1;
+        }
+        if let Ok(mut latency) = self.latency.lock() {
+            let histogram = latency.entry(key).or_default();
+            let seconds = elapsed.as_secs_f64();
+            for (bound, count) in BUCKETS.iter().zip(histogram.counts.iter_mut()) {
+                if seconds <= *bound {
+                    *count += 1;
+                }
+            }
+            histogram.sum += seconds;
+            histogram.count += 1;
+        }
+    }
+
+    /// The exposition text; `pool` is (connections open, connections idle, maximum).
+    pub(crate) fn render(&self, pool: (usize, usize, usize)) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# HELP clickwrap_http_requests_total HTTP requests by method, route and status.");
+        let _ = writeln!(out, "# TYPE clickwrap_http_requests_total counter");
+        let mut verifications = BTreeMap::<u16, u64>::new();
+        if let Ok(requests) = self.requests.lock() {
+            for ((method, route, status), count) in requests.iter() {
+                let _ = writeln!(
+                    out,
+                    "clickwrap_http_requests_total{{method=\"{method}\",route=\"{}\",status=\"{status}\"}} {count}",
+                    escape(route)
+                );
+                if route.ends_with("/clickwrap/verify") {
+                    *verifications.entry(*status).or_default() += count;
+                }
+            }
+        }
+        let _ = writeln!(out, "# HELP clickwrap_verifications_total Signature verifications by outcome status.");
+        let _ = writeln!(out, "# TYPE clickwrap_verifications_total counter");
+        for (status, count) in &verifications {
+            let _ = writeln!(out, "clickwrap_verifications_total{{status=\"{status}\"}} {count}");
+        }
+        let _ = writeln!(out, "# HELP clickwrap_http_request_duration_seconds Request latency by method and route.");
+        let _ = writeln!(out, "# TYPE clickwrap_http_request_duration_seconds histogram");
+        if let Ok(latency) = self.latency.lock() {
+            for ((method, route), h) in latency.iter() {
+                let labels = format!("method=\"{method}\",route=\"{}\"", escape(route));
+                for (bound, count) in BUCKETS.iter().zip(h.counts.iter()) {
+                    let _ = writeln!(
+                        out,
+                        "clickwrap_http_request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {count}"
+                    );
+                }
+                let _ =
+                    writeln!(out, "clickwrap_http_request_duration_seconds_bucket{{{labels},le=\"+Inf\"}} {}", h.count);
+                let _ = writeln!(out, "clickwrap_http_request_duration_seconds_sum{{{labels}}} {}", h.sum);
+                let _ = writeln!(out, "clickwrap_http_request_duration_seconds_count{{{labels}}} {}", h.count);
+            }
+        }
+        let (open, idle, max) = pool;
+        let _ = writeln!(out, "# HELP clickwrap_db_pool_connections Database connections of this instance.");
+        let _ = writeln!(out, "# TYPE clickwrap_db_pool_connections gauge");
+        let _ = writeln!(out, "clickwrap_db_pool_connections{{state=\"open\"}} {open}");
+        let _ = writeln!(out, "clickwrap_db_pool_connections{{state=\"idle\"}} {idle}");
+        let _ = writeln!(out, "clickwrap_db_pool_connections{{state=\"max\"}} {max}");
+        out
+    }
+}
+
+fn escape(label: &str) -> String {
+    label.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_counters_histograms_and_the_pool() {
+        let metrics = Metrics::default();
+        metrics.observe_request("POST", "/public-client/v1/clickwrap/verify", 200, Duration::from_millis(3));
+        metrics.observe_request("POST", "/public-client/v1/clickwrap/verify", 409, Duration::from_millis(30));
+        let text = metrics.render((3, 1, 16));
+        assert!(text.contains(
+            "clickwrap_http_requests_total{method=\"POST\",route=\"/public-client/v1/clickwrap/verify\",status=\"200\"} 1"
+        ));
+        assert!(text.contains("clickwrap_verifications_total{status=\"409\"} 1"));
+        assert!(text.contains("le=\"0.005\"} 1"));
+        assert!(text.contains("le=\"+Inf\"} 2"));
+        assert!(text.contains("clickwrap_db_pool_connections{state=\"max\"} 16"));
+    }
+}
