@@ -94,6 +94,16 @@ impl TestDatabase {
         Self { url: server.with_database(&name), server }
     }
 
+    /// For tests without an async runtime of their own.
+    pub fn new_blocking() -> Self {
+        std::thread::spawn(|| {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+            runtime.block_on(Self::new())
+        })
+        .join()
+        .expect("creating the test database")
+    }
+
     pub fn url(&self) -> &DatabaseUrl {
         &self.url
     }
