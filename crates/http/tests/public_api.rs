@@ -415,6 +415,21 @@ async fn rate_limits_answer_429_with_headers() {
 }
 
 #[actix_web::test]
+async fn rate_limits_hold_across_instances_sharing_the_database() {
+    let settings = Settings { rate_limit: RateLimitPolicy::per_hour(3), ..Settings::default() };
+    let h = harness_with(settings).await;
+    let other = h.second_instance(settings).await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Terms</p>").await;
+    let uri = format!("{V1}/clickwrap/customizations?appId={}&clickwrapTemplateId={t}", op.app_id);
+    h.call(get(&uri)).await.expect(200);
+    other.call(get(&uri)).await.expect(200);
+    h.call(get(&uri)).await.expect(200);
+    other.call(get(&uri)).await.problem(429, "RATE_LIMITED");
+    h.call(get(&uri)).await.problem(429, "RATE_LIMITED");
+}
+
+#[actix_web::test]
 async fn the_event_quota_is_enforced_at_verify() {
     let h = harness().await;
     let op = operator(&h, Some(1)).await;

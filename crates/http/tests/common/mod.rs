@@ -30,6 +30,30 @@ pub async fn harness() -> Harness {
 
 pub async fn harness_with(settings: Settings) -> Harness {
     let db = TestDatabase::new().await;
+    let state = instance(&db, settings).await;
+    Harness { db, state }
+}
+
+impl Harness {
+    /// Another server instance on the same database (as behind a load balancer).
+    pub async fn second_instance(&self, settings: Settings) -> Harness2 {
+        Harness2 { state: instance(&self.db, settings).await }
+    }
+}
+
+/// A second instance sharing the first one's database.
+pub struct Harness2 {
+    pub state: web::Data<ApiState>,
+}
+
+impl Harness2 {
+    pub async fn call(&self, request: TestRequest) -> Reply {
+        let app = test::init_service(api(self.state.clone(), |_| {})).await;
+        read(app.call(request.to_request()).await.unwrap()).await
+    }
+}
+
+async fn instance(db: &TestDatabase, settings: Settings) -> web::Data<ApiState> {
     let store = Arc::new(db.store());
     let ports = Ports {
         clock: Arc::new(SystemClock),
@@ -45,12 +69,11 @@ pub async fn harness_with(settings: Settings) -> Harness {
         certificates: Arc::new(TextCertificateRenderer),
     };
     let service = ClickwrapService::start(ports, settings).await.unwrap();
-    let state = web::Data::new(ApiState {
+    web::Data::new(ApiState {
         service,
         trusted_proxies: TrustedProxies::new(vec!["10.0.0.0/8".parse().unwrap()]),
         signing_certificate_pem: PEM.to_owned(),
-    });
-    Harness { db, state }
+    })
 }
 
 /// A response, read out.
