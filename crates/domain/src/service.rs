@@ -89,9 +89,7 @@ pub enum PublicAppError {
 impl ClickwrapService {
     /// Loads the server keyring, creating it on the very first start.
     pub async fn start(ports: Ports, settings: Settings) -> Result<Self, StorageError> {
-        let key_id = first_key_id(&*ports.random).map_err(|e| StorageError::Internal(e.to_string()))?;
-        let candidate = SecretKey::new(key_id, ports.random.bytes32());
-        let keys = ports.keys.ensure_keyring(&candidate).await?;
+        let keys = load_keyring(&*ports.keys, &*ports.random).await?;
         Ok(Self { ports, keys, settings })
     }
 
@@ -134,6 +132,17 @@ impl ClickwrapService {
         if app.allows_origin(origin) { Ok(app) } else { Err(PublicAppError::OriginNotAllowed) }
     }
 
+    /// Seals a secret for storage with the server keyring; `binding` ties it to its row.
+    pub fn seal_at_rest(&self, plaintext: &[u8], binding: &[u8]) -> Result<Vec<u8>, StorageError> {
+        crate::secrets::SecretBox::seal(self.keys.current(), plaintext, self.ports.random.nonce12(), binding)
+            .map_err(|e| StorageError::Internal(e.to_string()))
+    }
+
+    /// Opens what [`Self::seal_at_rest`] sealed.
+    pub fn open_at_rest(&self, sealed: &[u8], binding: &[u8]) -> Result<Vec<u8>, crate::secrets::OpenSecretError> {
+        crate::secrets::SecretBox::open(&self.keys, sealed, binding)
+    }
+
     /// Counts a request against its rate limit.
     pub async fn hit_rate_limit(&self, key: &RateLimitKey) -> Result<RateDecision, StorageError> {
         let now = self.now();
@@ -141,6 +150,12 @@ impl ClickwrapService {
         let count = self.ports.rate_limits.hit(key, policy.window_start(now)).await?;
         Ok(policy.decide(count, now))
     }
+}
+
+/// The installation's keyring, made with a fresh random key on the very first start.
+pub async fn load_keyring(store: &dyn KeyStore, random: &dyn Random) -> Result<Keyring, StorageError> {
+    let key_id = first_key_id(random).map_err(|e| StorageError::Internal(e.to_string()))?;
+    store.ensure_keyring(&SecretKey::new(key_id, random.bytes32())).await
 }
 
 /// A fresh key id: `k` and 8 random hex digits, unique enough to tell rotated keys apart.

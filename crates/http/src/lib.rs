@@ -45,6 +45,17 @@ pub struct ApiState {
     pub signing_certificate_pem: String,
 }
 
+/// The body `POST /clickwrap/verify` answers with, for servers that verify on a client's behalf
+/// (the demo page).
+pub fn verified_event_json(event: &clickwrap_domain::consent::models::ClickwrapEvent) -> serde_json::Value {
+    wire::events::verified(event)
+}
+
+/// A PDF download answer, as the certificate routes give it.
+pub fn pdf_response(filename: &str, bytes: Vec<u8>) -> actix_web::HttpResponse {
+    routes::pdf(filename, bytes)
+}
+
 /// The whole API as an actix `App`, ready to serve; `extra` adds the server's own routes (health,
 /// metrics, the demo page), which get the same error handling.
 pub fn api(

@@ -13,11 +13,14 @@ mod demo;
 mod events;
 mod keys;
 mod limits;
+mod signing;
 mod templates;
 mod tenants;
 
 pub mod database;
+pub mod deliveries;
 pub use demo::DemoInstallation;
+pub use signing::StoredSigningIdentity;
 #[cfg(feature = "test-support")]
 pub mod test_db;
 

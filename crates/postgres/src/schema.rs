@@ -213,3 +213,13 @@ diesel::table! {
         template_id -> Uuid,
     }
 }
+
+diesel::table! {
+    signing_identities (id) {
+        id -> Uuid,
+        private_key_sealed -> Bytea,
+        certificate_der -> Bytea,
+        is_current -> Bool,
+        created_at -> Timestamptz,
+    }
+}

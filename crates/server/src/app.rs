@@ -7,7 +7,7 @@ use std::time::Duration;
 use actix_web::middleware::from_fn;
 use actix_web::{HttpResponse, HttpServer, web};
 use clickwrap_domain::limits::rate::RateLimitPolicy;
-use clickwrap_domain::memory::{AllowAllWebhookTargets, TextCertificateRenderer};
+use clickwrap_domain::memory::AllowAllWebhookTargets;
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
 use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
 use clickwrap_http::client_ip::TrustedProxies;
@@ -68,8 +68,10 @@ pub(crate) async fn prepare_database(config: &Config) -> Result<PgStore, StartEr
     Ok(PgStore::new(pool))
 }
 
-/// The use cases over the real adapters.
-pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<ClickwrapService, StartError> {
+/// The use cases over the real adapters, and the PEM of the certificate signing identity.
+pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<(ClickwrapService, String), StartError> {
+    let renderer = crate::certificates::renderer(config, store).await?;
+    let signing_certificate_pem = renderer.identity().certificate_pem();
     let store = Arc::new(store.clone());
     let ports = Ports {
         clock: Arc::new(SystemClock),
@@ -82,14 +84,14 @@ pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<Clickwra
         rate_limits: store.clone(),
         keys: store,
         webhook_guard: Arc::new(AllowAllWebhookTargets),
-        certificates: Arc::new(TextCertificateRenderer),
+        certificates: Arc::new(renderer),
     };
     let settings = Settings {
         signature_ttl: time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
         rate_limit: RateLimitPolicy::per_hour(config.rate_limit_per_hour),
         ..Settings::default()
     };
-    Ok(ClickwrapService::start(ports, settings).await?)
+    Ok((ClickwrapService::start(ports, settings).await?, signing_certificate_pem))
 }
 
 /// Extra routes the server mounts next to the API.
@@ -100,13 +102,13 @@ pub(crate) type ExtraRoutes = Arc<dyn Fn(&mut web::ServiceConfig) + Send + Sync>
 pub(crate) async fn serve(
     config: Config,
     store: PgStore,
-    service: ClickwrapService,
+    (service, signing_certificate_pem): (ClickwrapService, String),
     extra: ExtraRoutes,
 ) -> Result<(), StartError> {
     let state = web::Data::new(ApiState {
         service,
         trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
-        signing_certificate_pem: String::new(),
+        signing_certificate_pem,
     });
     let metrics = web::Data::new(Metrics::default());
     let (stop_background, stopped) = watch::channel(false);

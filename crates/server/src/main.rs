@@ -14,9 +14,11 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod app;
+mod certificates;
 mod config;
 mod demo;
 mod metrics;
+mod pages;
 mod telemetry;
 
 use std::path::PathBuf;
@@ -111,18 +113,22 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
             Ok(())
         }
         Command::Tenant { command } => {
-            let service = app::service(&config, &store).await.map_err(fail)?;
+            let (service, _) = app::service(&config, &store).await.map_err(fail)?;
             tenant(&service, command).await.map_err(|m| (1, m))
         }
         Command::Serve => {
             let service = app::service(&config, &store).await.map_err(fail)?;
-            app::serve(config, store, service, Arc::new(|_| {})).await.map_err(fail)
+            app::serve(config, store, service, Arc::new(pages::sdk_routes)).await.map_err(fail)
         }
         Command::Demo => {
             let service = app::service(&config, &store).await.map_err(fail)?;
-            let credentials = demo::ensure(&service, &store).await.map_err(|e| (1, e.to_string()))?;
+            let credentials = demo::ensure(&service.0, &store).await.map_err(|e| (1, e.to_string()))?;
             print_demo(&config, &credentials);
-            app::serve(config, store, service, Arc::new(|_| {})).await.map_err(fail)
+            let routes = move |routes: &mut actix_web::web::ServiceConfig| {
+                pages::sdk_routes(routes);
+                pages::demo_routes(routes, credentials.clone());
+            };
+            app::serve(config, store, service, Arc::new(routes)).await.map_err(fail)
         }
     }
 }

@@ -3,7 +3,7 @@
 use super::models::{App, Origin};
 use crate::name::Name;
 use crate::ports::{StorageError, WebhookTargetRejected};
-use crate::secrets::{AppKey, OpenSecretError, SecretBox, WebhookSigningSecret};
+use crate::secrets::{AppKey, OpenSecretError, WebhookSigningSecret};
 use crate::service::ClickwrapService;
 use crate::webhooks::url::WebhookUrl;
 use crate::{AppId, TenantId};
@@ -146,7 +146,7 @@ impl ClickwrapService {
 
     /// The app's webhook signing secret, for signing a delivery.
     pub fn webhook_secret(&self, app: &App) -> Result<WebhookSigningSecret, WebhookSecretError> {
-        let bytes = SecretBox::open(&self.keys, &app.webhook_secret_sealed, &app.secret_binding())?;
+        let bytes = self.open_at_rest(&app.webhook_secret_sealed, &app.secret_binding())?;
         let text = String::from_utf8(bytes).map_err(|_| WebhookSecretError::Malformed)?;
         WebhookSigningSecret::parse(&text).map_err(|_| WebhookSecretError::Malformed)
     }
@@ -156,12 +156,6 @@ impl ClickwrapService {
     }
 
     fn seal_webhook_secret(&self, app: &App, secret: &WebhookSigningSecret) -> Result<Vec<u8>, StorageError> {
-        SecretBox::seal(
-            self.keys.current(),
-            secret.expose().as_bytes(),
-            self.ports.random.nonce12(),
-            &app.secret_binding(),
-        )
-        .map_err(|e| StorageError::Internal(e.to_string()))
+        self.seal_at_rest(secret.expose().as_bytes(), &app.secret_binding())
     }
 }

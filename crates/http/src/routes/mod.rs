@@ -6,6 +6,8 @@ mod operator;
 mod public;
 mod server;
 
+pub(crate) use server::pdf;
+
 use actix_web::body::BoxBody;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};

@@ -1,0 +1,78 @@
+//! What the server serves beyond the API: the browser SDK at a versioned path, and in demo mode the
+//! `/demo` page with its small backend (verifying the demo app's Signatures, fetching its
+//! certificates), which plays the part of an operator's own server.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use clickwrap_domain::EventId;
+use clickwrap_http::ApiState;
+use clickwrap_http::problem::{ApiError, ApiResult};
+use clickwrap_web_sdk as sdk;
+use serde_json::Value;
+
+use crate::demo::DemoCredentials;
+
+/// `/sdk/v1/clickwrap.js` and `.mjs`, cacheable, with an `ETag`.
+pub(crate) fn sdk_routes(config: &mut web::ServiceConfig) {
+    for (path, text) in [(sdk::CLICKWRAP_JS_PATH, sdk::CLICKWRAP_JS), (sdk::CLICKWRAP_MJS_PATH, sdk::CLICKWRAP_MJS)] {
+        let serve = move |request: HttpRequest| async move { script(&request, text) };
+        config.service(web::resource(path).route(web::get().to(serve)).route(web::head().to(serve)));
+    }
+}
+
+fn script(request: &HttpRequest, text: &'static str) -> HttpResponse {
+    let etag = sdk::etag(text);
+    let fresh = request.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str());
+    let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
+    response
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .insert_header((header::ETAG, etag))
+        .insert_header((header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"));
+    if fresh { response.finish() } else { response.content_type(sdk::JAVASCRIPT_CONTENT_TYPE).body(text) }
+}
+
+/// `/demo`, `POST /demo/verify`, `GET /demo/certificate/{id}` for the demo installation.
+pub(crate) fn demo_routes(config: &mut web::ServiceConfig, credentials: DemoCredentials) {
+    let page =
+        sdk::demo_page(&credentials.installation.app_id.to_string(), &credentials.installation.template_id.to_string());
+    config
+        .app_data(web::Data::new(credentials))
+        .route(
+            "/demo",
+            web::get().to(move || {
+                let page = page.clone();
+                async move { HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page) }
+            }),
+        )
+        .route("/demo/verify", web::post().to(demo_verify))
+        .route("/demo/certificate/{clickwrapEventId}", web::get().to(demo_certificate));
+}
+
+async fn demo_verify(
+    state: web::Data<ApiState>,
+    demo: web::Data<DemoCredentials>,
+    body: web::Json<Value>,
+) -> ApiResult<HttpResponse> {
+    let signature = body
+        .get("serviceSignature")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::invalid_field("serviceSignature", "is required"))?;
+    let app = state.service.authenticate_app(&demo.installation.app_id.to_string(), &demo.app_key).await?;
+    let verified = state.service.verify(&app, signature).await?;
+    let mut answer = clickwrap_http::verified_event_json(&verified.event);
+    if let Some(fields) = answer.as_object_mut() {
+        let url = verified.certificate_sha256.map(|_| format!("/demo/certificate/{}", verified.event.id));
+        fields.insert("certificateUrl".into(), url.map_or(Value::Null, Value::from));
+    }
+    Ok(HttpResponse::Ok().json(answer))
+}
+
+async fn demo_certificate(
+    state: web::Data<ApiState>,
+    demo: web::Data<DemoCredentials>,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let id = EventId::parse(&path).map_err(|e| ApiError::invalid_field("clickwrapEventId", e))?;
+    let (event, certificate) = state.service.certificate(demo.installation.tenant_id, id).await?;
+    Ok(clickwrap_http::pdf_response(&format!("certificate-{}.pdf", event.id), certificate.pdf))
+}
