@@ -16,8 +16,10 @@ struct Step {
 enum Action {
     /// Run `cargo` with these arguments; the step fails when it exits non-zero.
     Cargo(&'static [&'static str]),
+    /// Run a step written in Rust.
+    Task(fn(&Path) -> Result<(), String>),
     /// Do not run; say why.
-    Skip(&'static str),
+    Skip(String),
 }
 
 /// The steps, decided up front so the header can say `[n/total]`.
@@ -32,8 +34,14 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
     } else {
         Action::Skip(
             "cargo-deny is not installed (`cargo install --locked cargo-deny`); \
-             bans, licenses and sources were NOT checked",
+             bans, licenses and sources were NOT checked"
+                .to_owned(),
         )
+    };
+
+    let browser = match crate::sdk::missing_tools() {
+        None => Action::Task(crate::sdk::run),
+        Some(why) => Action::Skip(format!("{why}; the browser SDK tests were NOT run")),
     };
 
     vec![
@@ -47,6 +55,7 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         Step { name: "doctest", action: Action::Cargo(&["test", "--workspace", "--doc", "--locked"]) },
         // Advisories are left out on purpose: they need a network database.
         Step { name: "deny", action: deny },
+        Step { name: "browser", action: browser },
     ]
 }
 
@@ -63,6 +72,18 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
             Action::Skip(reason) => {
                 println!("==> [{number}/{total}] {}: SKIPPED: {reason}", step.name);
                 skipped.push(step.name);
+            }
+            Action::Task(task) => {
+                println!("==> [{number}/{total}] {}", step.name);
+                let step_started = Instant::now();
+                if let Err(message) = task(root) {
+                    return Err(format!(
+                        "ci FAILED at step {number}/{total} `{}`: {message}; total {}",
+                        step.name,
+                        format_duration(started.elapsed())
+                    ));
+                }
+                println!("    {} ok in {}", step.name, format_duration(step_started.elapsed()));
             }
             Action::Cargo(args) => {
                 println!("==> [{number}/{total}] {}: cargo {}", step.name, args.join(" "));

@@ -1,11 +1,14 @@
 //! Project automation, run as `cargo xtask <command>` (see `.cargo/config.toml`).
 //!
-//! Only the standard library is used, so the tool builds fast and needs nothing extra.
+//! `ci` uses the standard library only; `bench` drives the storage adapter itself, so the xtask
+//! depends on the workspace's domain and PostgreSQL crates (built anyway by every test run).
 
 // A command-line tool reports to its user on stdout and stderr by design.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod bench;
 mod ci;
+mod sdk;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +23,13 @@ Commands:
             test     cargo nextest run (or cargo test when cargo-nextest is missing)
             doctest  cargo test --workspace --doc --locked
             deny     cargo deny check bans licenses sources (skipped when cargo-deny is missing)
+            browser  the browser SDK's tests in headless Chromium, against its mock server and
+                     against a real `clickwrap-server demo` (skipped without Chromium and npm)
+  bench storage [--events N] [--quick] [--repetitions N]
+          latency of an events-list page at depth 0 and at the end of a list of one million
+          verified events, through the PostgreSQL adapter; prints the ratio and writes
+          target/bench/storage.json (needs PostgreSQL, see `cargo xtask bench help`)
+  browser the browser SDK's tests alone (the `browser` step of `ci`)
   help    print this text
 ";
 
@@ -34,6 +44,8 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("ci") => no_arguments("ci", rest).and_then(|()| ci::run(&workspace_root())),
+        Some("bench") => bench::run(&workspace_root(), rest),
+        Some("browser") => no_arguments("browser", rest).and_then(|()| sdk::run(&workspace_root())),
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
     };
 
