@@ -150,6 +150,7 @@ impl From<CertificateError> for ApiError {
                 "NOT_ACCEPTED",
                 "the event was declined; only accepted events have a certificate",
             ),
+            CertificateError::Render(e) => e.into(),
             CertificateError::Storage(e) => e.into(),
         }
     }

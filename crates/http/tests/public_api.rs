@@ -80,6 +80,12 @@ async fn the_whole_flow_present_accept_verify_list_details_status_re_accept() {
     assert!(pdf.header("content-disposition").unwrap().starts_with("attachment"));
     assert!(!pdf.body.is_empty());
 
+    // The agreement: the content as shown, then the certificate.
+    let agreement = h.call(get(&format!("{V1}/clickwrap-events/{id}/agreement")).app(&op)).await.expect(200);
+    assert_eq!(agreement.header("content-type"), Some("application/pdf"));
+    let text = String::from_utf8_lossy(&agreement.body);
+    assert!(text.contains("<h1>Terms</h1>") && text.contains("Certificate of Acceptance"), "{text}");
+
     // Status.
     let status = h.call(get(&format!("{V1}/clickwraps/alice/status")).app(&op)).await.expect(200).json();
     assert_eq!(status["status"], "ACCEPTED");
@@ -149,6 +155,7 @@ async fn verify_refuses_twice_forged_truncated_and_foreign_signatures() {
     let declined = verify(&h, &op, fresh["serviceSignature"].as_str().unwrap()).await.expect(200).json();
     assert_eq!(declined["clickwrapEventStatus"], "DECLINED");
     h.call(get(&format!("{V1}/clickwrap-events/{id}/certificate")).app(&op)).await.problem(409, "NOT_ACCEPTED");
+    h.call(get(&format!("{V1}/clickwrap-events/{id}/agreement")).app(&op)).await.problem(409, "NOT_ACCEPTED");
     let list = h.call(get(&format!("{V1}/clickwrap-events")).app(&op)).await.expect(200).json();
     assert_eq!(list["items"].as_array().unwrap().len(), 2);
 
@@ -270,6 +277,7 @@ async fn every_route_keeps_tenants_apart() {
     // B sees none of A's evidence, and learns nothing about its existence (404, never 403).
     h.call(get(&format!("{V1}/clickwrap-events/{id}/details")).app(&b)).await.problem(404, "EVENT_NOT_FOUND");
     h.call(get(&format!("{V1}/clickwrap-events/{id}/certificate")).app(&b)).await.problem(404, "EVENT_NOT_FOUND");
+    h.call(get(&format!("{V1}/clickwrap-events/{id}/agreement")).app(&b)).await.problem(404, "EVENT_NOT_FOUND");
     let list = h.call(get(&format!("{V1}/clickwrap-events")).app(&b)).await.expect(200).json();
     assert_eq!(list["items"], json!([]));
     let status = h.call(get(&format!("{V1}/clickwraps/shared-user/status")).app(&b)).await.expect(200).json();

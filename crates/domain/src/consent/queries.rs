@@ -81,6 +81,8 @@ pub enum CertificateError {
     #[error("the event was declined; only accepted events have a certificate")]
     NotAccepted,
     #[error(transparent)]
+    Render(#[from] crate::ports::RenderError),
+    #[error(transparent)]
     Storage(#[from] StorageError),
 }
 
@@ -204,6 +206,29 @@ impl ClickwrapService {
         }
         let certificate = self.ports.events.find_certificate(tenant, id).await?.ok_or(CertificateError::NotFound)?;
         Ok((event, certificate))
+    }
+
+    /// The Clickwrap Agreement of an accepted, verified event: the content exactly as it was shown,
+    /// followed by its certificate, rendered and signed now from the stored evidence.
+    pub async fn agreement(
+        &self,
+        tenant: TenantId,
+        id: EventId,
+    ) -> Result<(ClickwrapEvent, Vec<u8>), CertificateError> {
+        let event = self.verified_event(tenant, id).await?.ok_or(CertificateError::NotFound)?;
+        if event.status != EventStatus::Accepted {
+            return Err(CertificateError::NotAccepted);
+        }
+        let app_name = self
+            .ports
+            .apps
+            .find_app(tenant, event.app_id)
+            .await?
+            .map(|app| app.name.as_str().to_owned())
+            .ok_or(CertificateError::NotFound)?;
+        let facts = crate::ports::CertificateFacts { event, app_name };
+        let pdf = self.ports.certificates.render_agreement(&facts)?;
+        Ok((facts.event, pdf))
     }
 
     /// The end user's consent to each enabled template available to the app (or to one of them),

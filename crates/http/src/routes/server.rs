@@ -19,6 +19,7 @@ pub(super) fn configure(config: &mut web::ServiceConfig) {
         .service(resource("/clickwrap-events", "GET").route(web::get().to(list_events)))
         .service(resource("/clickwrap-events/{clickwrapEventId}/details", "GET").route(web::get().to(details)))
         .service(resource("/clickwrap-events/{clickwrapEventId}/certificate", "GET").route(web::get().to(certificate)))
+        .service(resource("/clickwrap-events/{clickwrapEventId}/agreement", "GET").route(web::get().to(agreement)))
         .service(resource("/clickwraps/re-accept", "POST").route(web::post().to(re_accept)))
         .service(resource("/clickwraps/{endUserId}/status", "GET").route(web::get().to(status)))
         .service(resource("/clickwrap-templates", "GET").route(web::get().to(templates)));
@@ -80,6 +81,16 @@ async fn certificate(
 ) -> ApiResult<HttpResponse> {
     let (event, certificate) = state.service.certificate(app.tenant_id, event_id(&path)?).await?;
     Ok(pdf(&format!("certificate-{}.pdf", event.id), certificate.pdf))
+}
+
+/// `GET /clickwrap-events/{id}/agreement`: the content as shown, then the certificate, signed.
+async fn agreement(
+    state: web::Data<ApiState>,
+    AuthenticatedApp(app): AuthenticatedApp,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let (event, pdf_bytes) = state.service.agreement(app.tenant_id, event_id(&path)?).await?;
+    Ok(pdf(&format!("agreement-{}.pdf", event.id), pdf_bytes))
 }
 
 pub(crate) fn pdf(filename: &str, bytes: Vec<u8>) -> HttpResponse {
