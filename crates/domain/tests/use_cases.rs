@@ -443,7 +443,7 @@ async fn the_event_quota_refuses_verifications_beyond_it_and_records_nothing() {
     w.accept_and_verify(&op.app, t.id, "one").await;
     let second = w.act(&op.app, t.id, "two", Action::Accepted).await;
     let refused = w.service.verify(&op.app, second.signature.as_str()).await.unwrap_err();
-    assert!(matches!(refused, VerifyError::QuotaExceeded { retry_after_secs } if retry_after_secs > 0));
+    assert!(matches!(refused, VerifyError::QuotaExceeded { quota: 1, retry_after_secs } if retry_after_secs > 0));
     assert_eq!(w.service.usage(&op.tenant).await.unwrap().events_this_period, 1);
     assert_eq!(w.store.deliveries().len(), 1);
     // Raising the quota lets the same (still valid) Signature through.

@@ -99,12 +99,15 @@ impl From<VerifyError> for ApiError {
                 ApiError::new(StatusCode::CONFLICT, "SIGNATURE_ALREADY_VERIFIED", "the Signature was already verified")
                     .with_extra("clickwrapEventId", event_id.to_string())
             }
-            VerifyError::QuotaExceeded { retry_after_secs } => ApiError::new(
+            VerifyError::QuotaExceeded { quota, retry_after_secs } => ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "EVENT_QUOTA_EXCEEDED",
                 "the event quota of this period is used up",
             )
-            .with_header(header::RETRY_AFTER, retry_after_secs.to_string()),
+            .with_header(header::RETRY_AFTER, retry_after_secs.to_string())
+            .with_header(header::HeaderName::from_static("ratelimit-limit"), quota.to_string())
+            .with_header(header::HeaderName::from_static("ratelimit-remaining"), "0")
+            .with_header(header::HeaderName::from_static("ratelimit-reset"), retry_after_secs.to_string()),
             VerifyError::Certificate(e) => e.into(),
             VerifyError::Storage(e) => e.into(),
         }

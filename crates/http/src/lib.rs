@@ -51,6 +51,11 @@ pub fn verified_event_json(event: &clickwrap_domain::consent::models::ClickwrapE
     wire::events::verified(event)
 }
 
+/// A path whose other methods answer 405 with `Allow: allow`, for the server's own routes.
+pub fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
+    routes::resource(path, allow)
+}
+
 /// A PDF download answer, as the certificate routes give it.
 pub fn pdf_response(filename: &str, bytes: Vec<u8>) -> actix_web::HttpResponse {
     routes::pdf(filename, bytes)

@@ -447,6 +447,8 @@ async fn the_event_quota_is_enforced_at_verify() {
     verify(&h, &op, one["serviceSignature"].as_str().unwrap()).await.expect(200);
     let refused = verify(&h, &op, two["serviceSignature"].as_str().unwrap()).await;
     assert!(refused.header("retry-after").unwrap().parse::<u64>().unwrap() > 0);
+    assert_eq!(refused.header("ratelimit-limit"), Some("1"));
+    assert_eq!(refused.header("ratelimit-remaining"), Some("0"));
     refused.problem(429, "EVENT_QUOTA_EXCEEDED");
 }
 
@@ -490,7 +492,7 @@ async fn a_panic_answers_500_with_nothing_internal() {
                 config.route(
                     "/boom",
                     actix_web::web::get().to(|| async {
-                        let secret = "connection string postgres://user:hunter2@db";
+                        let secret = std::hint::black_box("connection string postgres://user:hunter2@db");
                         if !secret.is_empty() {
                             panic!("{secret}");
                         }

@@ -144,20 +144,20 @@ fn system_routes(config: &mut web::ServiceConfig, store: PgStore) {
     let ready_store = store.clone();
     config
         .app_data(web::Data::new(store))
-        .route("/healthz", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
-        .route(
-            "/readyz",
-            web::get().to(move || {
-                let store = ready_store.clone();
-                async move {
-                    match store.ping().await {
-                        Ok(()) => Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"}))),
-                        Err(_) => Err(ApiError::unavailable()),
-                    }
-                }
-            }),
+        .service(
+            clickwrap_http::resource("/healthz", "GET")
+                .route(web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) })),
         )
-        .route("/metrics", web::get().to(metrics))
+        .service(clickwrap_http::resource("/readyz", "GET").route(web::get().to(move || {
+            let store = ready_store.clone();
+            async move {
+                match store.ping().await {
+                    Ok(()) => Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"}))),
+                    Err(_) => Err(ApiError::unavailable()),
+                }
+            }
+        })))
+        .service(clickwrap_http::resource("/metrics", "GET").route(web::get().to(metrics)))
         .configure(clickwrap_http::openapi::configure);
 }
 

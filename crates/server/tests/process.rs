@@ -123,6 +123,16 @@ fn health_readiness_metrics_and_openapi_are_served() {
     );
     let openapi = get(&server.address, "/openapi.json");
     assert!(openapi.starts_with("HTTP/1.1 200") && openapi.contains("\"openapi\""));
+    let wrong_method = http(
+        &server.address,
+        &format!("POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(
+        wrong_method.starts_with("HTTP/1.1 405") && wrong_method.to_ascii_lowercase().contains("allow: get"),
+        "{wrong_method}"
+    );
+    let sdk = get(&server.address, "/sdk/v1/clickwrap.js");
+    assert!(sdk.starts_with("HTTP/1.1 200") && sdk.contains("text/javascript") && sdk.contains("ClickwrapClient"));
     let missing = get(&server.address, "/nope");
     assert!(missing.starts_with("HTTP/1.1 404") && missing.contains("application/problem+json"));
     // Every log line is JSON and carries the request id of its request.

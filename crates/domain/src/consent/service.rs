@@ -134,7 +134,7 @@ pub enum VerifyError {
     #[error("the Signature was already verified")]
     AlreadyVerified { event_id: EventId },
     #[error("the event quota of this period is used up")]
-    QuotaExceeded { retry_after_secs: u64 },
+    QuotaExceeded { quota: u64, retry_after_secs: u64 },
     #[error(transparent)]
     Certificate(#[from] RenderError),
     #[error(transparent)]
@@ -310,9 +310,10 @@ impl ClickwrapService {
             Err(CommitVerificationError::AlreadyVerified(_)) => {
                 Err(VerifyError::AlreadyVerified { event_id: record.event.id })
             }
-            Err(CommitVerificationError::QuotaExceeded) => {
-                Err(VerifyError::QuotaExceeded { retry_after_secs: period.seconds_left(now) })
-            }
+            Err(CommitVerificationError::QuotaExceeded) => Err(VerifyError::QuotaExceeded {
+                quota: record.quota.unwrap_or(0),
+                retry_after_secs: period.seconds_left(now),
+            }),
             Err(CommitVerificationError::EventMissing) => Err(VerifyError::InvalidSignature),
             Err(CommitVerificationError::Storage(e)) => Err(e.into()),
         }
