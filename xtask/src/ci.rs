@@ -39,8 +39,12 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         )
     };
 
+    // On CI the browser tests must run (`.ci/run` installs what they need); elsewhere they may be skipped.
     let browser = match crate::sdk::missing_tools() {
         None => Action::Task(crate::sdk::run),
+        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
+            Err(crate::sdk::missing_tools().unwrap_or_default() + " (CI must run the browser SDK tests)")
+        }),
         Some(why) => Action::Skip(format!("{why}; the browser SDK tests were NOT run")),
     };
 
