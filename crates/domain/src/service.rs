@@ -33,6 +33,36 @@ pub struct Ports {
     pub certificates: Arc<dyn CertificateRenderer>,
 }
 
+impl Ports {
+    /// Every storage port from one store that implements them all (as the PostgreSQL and the
+    /// in-memory stores do), with the rest given.
+    pub fn from_store<S>(
+        store: Arc<S>,
+        clock: Arc<dyn Clock>,
+        ids: Arc<dyn IdGenerator>,
+        random: Arc<dyn Random>,
+        webhook_guard: Arc<dyn WebhookTargetGuard>,
+        certificates: Arc<dyn CertificateRenderer>,
+    ) -> Self
+    where
+        S: TenantStore + AppStore + TemplateStore + EventStore + RateLimitStore + KeyStore + 'static,
+    {
+        Self {
+            clock,
+            ids,
+            random,
+            tenants: store.clone(),
+            apps: store.clone(),
+            templates: store.clone(),
+            events: store.clone(),
+            rate_limits: store.clone(),
+            keys: store,
+            webhook_guard,
+            certificates,
+        }
+    }
+}
+
 /// Behaviour an operator can tune.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settings {

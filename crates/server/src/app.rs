@@ -73,19 +73,14 @@ pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<(Clickwr
     let renderer = crate::certificates::renderer(config, store).await?;
     let signing_certificate_pem = renderer.identity().certificate_pem();
     let store = Arc::new(store.clone());
-    let ports = Ports {
-        clock: Arc::new(SystemClock),
-        ids: Arc::new(UuidV7),
-        random: Arc::new(OsRandom::default()),
-        tenants: store.clone(),
-        apps: store.clone(),
-        templates: store.clone(),
-        events: store.clone(),
-        rate_limits: store.clone(),
-        keys: store,
-        webhook_guard: Arc::new(AllowAllWebhookTargets),
-        certificates: Arc::new(renderer),
-    };
+    let ports = Ports::from_store(
+        store,
+        Arc::new(SystemClock),
+        Arc::new(UuidV7),
+        Arc::new(OsRandom::default()),
+        Arc::new(AllowAllWebhookTargets),
+        Arc::new(renderer),
+    );
     let settings = Settings {
         signature_ttl: time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
         rate_limit: RateLimitPolicy::per_hour(config.rate_limit_per_hour),

@@ -55,19 +55,14 @@ impl Harness2 {
 
 async fn instance(db: &TestDatabase, settings: Settings) -> web::Data<ApiState> {
     let store = Arc::new(db.store());
-    let ports = Ports {
-        clock: Arc::new(SystemClock),
-        ids: Arc::new(UuidV7),
-        random: Arc::new(OsRandom::default()),
-        tenants: store.clone(),
-        apps: store.clone(),
-        templates: store.clone(),
-        events: store.clone(),
-        rate_limits: store.clone(),
-        keys: store,
-        webhook_guard: Arc::new(AllowAllWebhookTargets),
-        certificates: Arc::new(TextCertificateRenderer),
-    };
+    let ports = Ports::from_store(
+        store,
+        Arc::new(SystemClock),
+        Arc::new(UuidV7),
+        Arc::new(OsRandom::default()),
+        Arc::new(AllowAllWebhookTargets),
+        Arc::new(TextCertificateRenderer),
+    );
     let service = ClickwrapService::start(ports, settings).await.unwrap();
     web::Data::new(ApiState {
         service,
