@@ -95,4 +95,11 @@ impl CertificateRenderer for TextCertificateRenderer {
         )
         .into_bytes())
     }
+
+    /// The content as shown (its HTML, verbatim), then the certificate text.
+    fn render_agreement(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError> {
+        let mut text = format!("Clickwrap agreement\n{}\n\n", facts.event.content).into_bytes();
+        text.extend(self.render_certificate(facts)?);
+        Ok(text)
+    }
 }

@@ -1,0 +1,645 @@
+//! The fonts the PDFs are set in, found once at start-up in the system's font directories.
+//!
+//! Each script the service supports has a list of font files to look for, best first (Noto Sans
+//! and its siblings, then common alternatives). Fonts are read once per process and kept, with a
+//! shaping plan per script, so that rendering does no IO. A script without a font is not an
+//! error: its text falls back to the built-in Courier (for what WinAnsi can encode) and a warning
+//! is logged, so that a missing font never fails a verification.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
+
+use rustybuzz::ttf_parser;
+
+use crate::text::Shaped;
+
+/// The environment variable naming font directories (separated like `PATH`), searched instead
+/// of the standard ones.
+pub const FONT_DIR_ENV: &str = "CLICKWRAP_FONT_DIR";
+
+/// Searched when [`FONT_DIR_ENV`] is not set.
+const STANDARD_DIRS: &[&str] = &["/usr/share/fonts", "/usr/local/share/fonts"];
+
+/// How deep below a font directory files are looked for (Debian: `truetype/noto/…`).
+const MAX_DEPTH: usize = 4;
+
+/// The writing systems text is classified into for font choice and shaping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Script {
+    Latin,
+    Cyrillic,
+    Greek,
+    Devanagari,
+    Cjk,
+}
+
+impl Script {
+    pub(crate) const ALL: [Script; 5] =
+        [Script::Latin, Script::Cyrillic, Script::Greek, Script::Devanagari, Script::Cjk];
+
+    fn index(self) -> usize {
+        match self {
+            Script::Latin => 0,
+            Script::Cyrillic => 1,
+            Script::Greek => 2,
+            Script::Devanagari => 3,
+            Script::Cjk => 4,
+        }
+    }
+
+    pub(crate) fn shaping_script(self) -> rustybuzz::Script {
+        match self {
+            Script::Latin => rustybuzz::script::LATIN,
+            Script::Cyrillic => rustybuzz::script::CYRILLIC,
+            Script::Greek => rustybuzz::script::GREEK,
+            Script::Devanagari => rustybuzz::script::DEVANAGARI,
+            Script::Cjk => rustybuzz::script::HAN,
+        }
+    }
+}
+
+/// What a font file is looked for as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Role {
+    Text,
+    TextBold,
+    Devanagari,
+    DevanagariBold,
+    Cjk,
+}
+
+impl Role {
+    const ALL: [Role; 5] = [Role::Text, Role::TextBold, Role::Devanagari, Role::DevanagariBold, Role::Cjk];
+
+    fn describe(self) -> &'static str {
+        match self {
+            Role::Text => "Latin, Cyrillic and Greek text",
+            Role::TextBold => "bold Latin, Cyrillic and Greek text",
+            Role::Devanagari => "Devanagari (Hindi) text",
+            Role::DevanagariBold => "bold Devanagari (Hindi) text",
+            Role::Cjk => "Chinese text",
+        }
+    }
+
+    /// A character the font must have to serve the role.
+    fn probe(self) -> char {
+        match self {
+            Role::Text | Role::TextBold => 'Ж',
+            Role::Devanagari | Role::DevanagariBold => 'क',
+            Role::Cjk => '意',
+        }
+    }
+
+    /// Candidate files, best first: (file name, family-name substring that picks the face in a
+    /// collection).
+    fn candidates(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Role::Text => &[
+                ("NotoSans-Regular.ttf", ""),
+                ("NotoSans-Regular.otf", ""),
+                ("DejaVuSans.ttf", ""),
+                ("LiberationSans-Regular.ttf", ""),
+                ("FreeSans.ttf", ""),
+            ],
+            Role::TextBold => &[
+                ("NotoSans-Bold.ttf", ""),
+                ("NotoSans-Bold.otf", ""),
+                ("DejaVuSans-Bold.ttf", ""),
+                ("LiberationSans-Bold.ttf", ""),
+                ("FreeSansBold.ttf", ""),
+            ],
+            Role::Devanagari => &[
+                ("NotoSansDevanagari-Regular.ttf", ""),
+                ("NotoSansDevanagari-Regular.otf", ""),
+                ("NotoSansDevanagariUI-Regular.ttf", ""),
+                ("Lohit-Devanagari.ttf", ""),
+                ("NotoSerifDevanagari-Regular.ttf", ""),
+                ("FreeSans.ttf", ""),
+            ],
+            Role::DevanagariBold => &[
+                ("NotoSansDevanagari-Bold.ttf", ""),
+                ("NotoSansDevanagari-Bold.otf", ""),
+                ("NotoSansDevanagariUI-Bold.ttf", ""),
+            ],
+            Role::Cjk => &[
+                ("NotoSansCJK-Regular.ttc", "CJK SC"),
+                ("NotoSansCJKsc-Regular.otf", ""),
+                ("NotoSansSC-Regular.otf", ""),
+                ("NotoSansSC-Regular.ttf", ""),
+                ("NotoSerifCJK-Regular.ttc", "CJK SC"),
+                ("DroidSansFallbackFull.ttf", ""),
+                ("wqy-microhei.ttc", ""),
+                ("wqy-zenhei.ttc", ""),
+            ],
+        }
+    }
+}
+
+/// One loaded font face, with its shaping plans.
+pub(crate) struct Face {
+    pub(crate) shaper: rustybuzz::Face<'static>,
+    pub(crate) data: &'static [u8],
+    pub(crate) index: u32,
+    pub(crate) path: PathBuf,
+    pub(crate) postscript_name: String,
+    pub(crate) units_per_em: f32,
+    /// In thousandths of an em, as PDF font descriptors want them.
+    pub(crate) ascent: f32,
+    pub(crate) descent: f32,
+    pub(crate) cap_height: f32,
+    pub(crate) bbox: [f32; 4],
+    pub(crate) cff: bool,
+    plans: Vec<rustybuzz::ShapePlan>,
+    /// Glyph ids of the ASCII characters, looked up once.
+    ascii: [Option<u16>; 128],
+    /// Glyphs every subset of this face starts with, in a fixed order (see [`Face::seed`]).
+    pub(crate) seed: Vec<u16>,
+    /// Advance widths in thousandths of an em, by glyph id.
+    widths: Vec<i32>,
+    /// Shaping of plain ASCII without the shaper, for Latin text faces.
+    pub(crate) ascii_shaper: Option<AsciiShaper>,
+}
+
+/// First and last character of the ASCII fast path.
+const FIRST: u8 = b' ';
+const LAST: u8 = b'~';
+const COUNT: usize = (LAST - FIRST + 1) as usize;
+
+/// What OpenType shaping does to printable ASCII in a face, measured once with the shaper: the
+/// nominal glyph and advance of every character and the adjustment (kerning) of every pair. Pairs
+/// the shaper changes in any other way (a ligature, an offset, a substitution) are marked, and
+/// text containing them is shaped in full. The table is checked against the shaper on sample
+/// text when it is built, and not used for a face where it would differ.
+pub(crate) struct AsciiShaper {
+    glyphs: [u16; COUNT],
+    advances: [i32; COUNT],
+    /// Adjustment of the first glyph's advance for each pair; `None`: shape in full.
+    kerning: Vec<Option<i16>>,
+}
+
+impl AsciiShaper {
+    fn build(face: &rustybuzz::Face<'_>, plan: &rustybuzz::ShapePlan) -> Option<AsciiShaper> {
+        let mut glyphs = [0_u16; COUNT];
+        let mut advances = [0_i32; COUNT];
+        for (index, code) in (FIRST..=LAST).enumerate() {
+            let (infos, positions) = shape_with(face, plan, &[code]);
+            let ([info], [position]) = (infos.as_slice(), positions.as_slice()) else { return None };
+            if position.x_offset != 0 || position.y_offset != 0 || info.glyph_id == 0 {
+                return None;
+            }
+            *glyphs.get_mut(index)? = u16::try_from(info.glyph_id).ok()?;
+            *advances.get_mut(index)? = position.x_advance;
+        }
+        let mut kerning = vec![None; COUNT * COUNT];
+        for (first, a) in (FIRST..=LAST).enumerate() {
+            for (second, b) in (FIRST..=LAST).enumerate() {
+                let (infos, positions) = shape_with(face, plan, &[a, b]);
+                let plain = match (infos.as_slice(), positions.as_slice()) {
+                    ([i1, i2], [p1, p2]) => {
+                        Some(i1.glyph_id) == glyphs.get(first).map(|&g| u32::from(g))
+                            && Some(i2.glyph_id) == glyphs.get(second).map(|&g| u32::from(g))
+                            && p1.x_offset == 0
+                            && p1.y_offset == 0
+                            && p2.x_offset == 0
+                            && p2.y_offset == 0
+                            && Some(&p2.x_advance) == advances.get(second)
+                    }
+                    _ => false,
+                };
+                if plain {
+                    let kern =
+                        positions.first().map(|p| p.x_advance).unwrap_or(0) - advances.get(first).copied().unwrap_or(0);
+                    if let Some(entry) = kerning.get_mut(first * COUNT + second) {
+                        *entry = i16::try_from(kern).ok();
+                    }
+                }
+            }
+        }
+        let shaper = AsciiShaper { glyphs, advances, kerning };
+        shaper.agrees_with(face, plan).then_some(shaper)
+    }
+
+    /// Glyph ids and advances (font units) of `text`, or `None` when it needs the full shaper.
+    pub(crate) fn shape(&self, text: &[u8]) -> Option<Vec<(u16, i32)>> {
+        let mut out = Vec::with_capacity(text.len());
+        for (index, &byte) in text.iter().enumerate() {
+            let code = usize::from(byte.checked_sub(FIRST)?);
+            let glyph = *self.glyphs.get(code)?;
+            let mut advance = *self.advances.get(code)?;
+            if let Some(&next) = text.get(index + 1) {
+                let next = usize::from(next.checked_sub(FIRST)?);
+                advance += i32::from((*self.kerning.get(code * COUNT + next)?)?);
+            }
+            out.push((glyph, advance));
+        }
+        Some(out)
+    }
+
+    /// Whether the table gives what the shaper gives on sample text of every kind.
+    fn agrees_with(&self, face: &rustybuzz::Face<'_>, plan: &rustybuzz::ShapePlan) -> bool {
+        let mut samples: Vec<Vec<u8>> = vec![
+            b"Certificate of Acceptance".to_vec(),
+            b"The quick brown fox jumps over the lazy dog. AVATAR Type WAVE, Tj Yo.".to_vec(),
+            b"2026-03-04T10:15:42.125Z 01927e3b-5c1a-7d2e-9f00-123456789abc".to_vec(),
+            b"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)".to_vec(),
+            b"sha256:0d636c9dcbd5d19f854701fbf17e929888dc2949d745e65138fc69b829927ce7".to_vec(),
+            b"{\"ipAddress\":\"203.0.113.7\"} [a] <b> #1 $2 %3 &4 *5 +6 =7 ?8 @9 ^_ `|~".to_vec(),
+        ];
+        // Every character after every other, in a few long strings.
+        for start in 0..4_u8 {
+            samples.push(
+                (FIRST..=LAST).flat_map(|a| [a, FIRST + (a - FIRST + start * 23) % (LAST - FIRST + 1)]).collect(),
+            );
+        }
+        samples.iter().all(|sample| {
+            let Some(fast) = self.shape(sample) else { return true };
+            let (infos, positions) = shape_with(face, plan, sample);
+            infos.len() == fast.len()
+                && infos.iter().zip(&positions).zip(&fast).all(|((info, position), (glyph, advance))| {
+                    info.glyph_id == u32::from(*glyph)
+                        && position.x_advance == *advance
+                        && position.x_offset == 0
+                        && position.y_offset == 0
+                })
+        })
+    }
+}
+
+fn shape_with(
+    face: &rustybuzz::Face<'_>,
+    plan: &rustybuzz::ShapePlan,
+    text: &[u8],
+) -> (Vec<rustybuzz::GlyphInfo>, Vec<rustybuzz::GlyphPosition>) {
+    let mut buffer = rustybuzz::UnicodeBuffer::new();
+    for (index, &byte) in text.iter().enumerate() {
+        buffer.add(char::from(byte), u32::try_from(index).unwrap_or(0));
+    }
+    buffer.set_direction(rustybuzz::Direction::LeftToRight);
+    buffer.set_script(Script::Latin.shaping_script());
+    let output = rustybuzz::shape_with_plan(face, plan, buffer);
+    (output.glyph_infos().to_vec(), output.glyph_positions().to_vec())
+}
+
+impl std::fmt::Debug for AsciiShaper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AsciiShaper").finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Face {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Face").field("path", &self.path).field("index", &self.index).finish_non_exhaustive()
+    }
+}
+
+impl Face {
+    fn load(path: &Path, family_hint: &str) -> Option<Face> {
+        let data = read_cached(path)?;
+        let count = ttf_parser::fonts_in_collection(data).unwrap_or(1);
+        let index = (0..count)
+            .find(|&index| {
+                family_hint.is_empty()
+                    || ttf_parser::Face::parse(data, index).is_ok_and(|face| {
+                        face.names().into_iter().any(|name| {
+                            name.name_id == ttf_parser::name_id::FAMILY
+                                && name.to_string().is_some_and(|family| family.contains(family_hint))
+                        })
+                    })
+            })
+            .unwrap_or(0);
+        let shaper = rustybuzz::Face::from_slice(data, index)?;
+        let units_per_em = shaper.units_per_em().max(16) as f32;
+        let scale = 1000.0 / units_per_em;
+        let postscript_name = shaper
+            .names()
+            .into_iter()
+            .filter(|name| name.name_id == ttf_parser::name_id::POST_SCRIPT_NAME)
+            .find_map(|name| name.to_string())
+            .map(|name| name.chars().filter(|c| c.is_ascii_graphic() && !"[](){}<>/%#".contains(*c)).collect())
+            .filter(|name: &String| !name.is_empty())
+            .unwrap_or_else(|| "Font".to_owned());
+        let rect = shaper.global_bounding_box();
+        let widths = (0..shaper.number_of_glyphs())
+            .map(|glyph| {
+                let advance = shaper.glyph_hor_advance(ttf_parser::GlyphId(glyph)).unwrap_or(0);
+                (f32::from(advance) * 1000.0 / units_per_em).round() as i32
+            })
+            .collect();
+        let mut ascii = [None; 128];
+        for (code, entry) in ascii.iter_mut().enumerate() {
+            *entry = u8::try_from(code).ok().and_then(|b| shaper.glyph_index(char::from(b))).map(|g| g.0);
+        }
+        let plans = Script::ALL
+            .iter()
+            .map(|script| {
+                rustybuzz::ShapePlan::new(
+                    &shaper,
+                    rustybuzz::Direction::LeftToRight,
+                    Some(script.shaping_script()),
+                    None,
+                    &[],
+                )
+            })
+            .collect();
+        Some(Face {
+            data,
+            index,
+            path: path.to_owned(),
+            postscript_name,
+            units_per_em,
+            ascent: f32::from(shaper.ascender()) * scale,
+            descent: f32::from(shaper.descender()) * scale,
+            cap_height: f32::from(shaper.capital_height().unwrap_or(shaper.ascender())) * scale,
+            bbox: [
+                f32::from(rect.x_min) * scale,
+                f32::from(rect.y_min) * scale,
+                f32::from(rect.x_max) * scale,
+                f32::from(rect.y_max) * scale,
+            ],
+            cff: shaper.tables().cff.is_some(),
+            plans,
+            ascii,
+            seed: Vec::new(),
+            widths,
+            ascii_shaper: None,
+            shaper,
+        })
+    }
+
+    pub(crate) fn plan(&self, script: Script) -> Option<&rustybuzz::ShapePlan> {
+        self.plans.get(script.index())
+    }
+
+    pub(crate) fn has_char(&self, c: char) -> bool {
+        match self.ascii.get(c as usize) {
+            Some(glyph) => glyph.is_some(),
+            None => self.shaper.glyph_index(c).is_some(),
+        }
+    }
+
+    /// Seeds subsets of a Latin text face with the glyphs of printable ASCII and common
+    /// punctuation, in a fixed order: most documents then use exactly the same glyph list, whose
+    /// embedded font program is cached instead of being subset and compressed again.
+    fn seed_common_glyphs(&mut self) {
+        let mut seed = Vec::with_capacity(110);
+        for c in (' '..='~').chain("“”‘’–—…•€é".chars()) {
+            if let Some(glyph) = self.shaper.glyph_index(c).map(|g| g.0).filter(|g| *g != 0 && !seed.contains(g)) {
+                seed.push(glyph);
+            }
+        }
+        self.seed = seed;
+        self.ascii_shaper = self.plan(Script::Latin).and_then(|plan| AsciiShaper::build(&self.shaper, plan));
+        if self.ascii_shaper.is_none() {
+            tracing::info!(font = %self.path.display(), "plain ASCII is shaped in full in this font");
+        }
+    }
+
+    /// The glyph's advance in thousandths of an em, rounded as written to the PDF.
+    pub(crate) fn width_1000(&self, glyph: u16) -> i32 {
+        self.widths.get(usize::from(glyph)).copied().unwrap_or(0)
+    }
+}
+
+/// Reads each font file once per process and keeps it for the life of the process, so that
+/// faces borrowing it can be kept in renderers; a handful of files at most.
+fn read_cached(path: &Path) -> Option<&'static [u8]> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, &'static [u8]>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let canonical = path.canonicalize().unwrap_or_else(|_| path.to_owned());
+    if let Some(data) = cache.lock().unwrap_or_else(PoisonError::into_inner).get(&canonical) {
+        return Some(data);
+    }
+    let bytes = match std::fs::read(&canonical) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            tracing::warn!(path = %canonical.display(), %error, "could not read a font file");
+            return None;
+        }
+    };
+    let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    let data: &'static [u8] = cache.entry(canonical).or_insert_with(|| Box::leak(bytes.into_boxed_slice()));
+    Some(data)
+}
+
+/// The fonts for every role that could be found.
+#[derive(Debug)]
+pub struct FontLibrary {
+    pub(crate) faces: Vec<Face>,
+    roles: HashMap<Role, usize>,
+    /// Per script and weight (regular, bold): the faces to try, best first.
+    chains: [[[Option<usize>; 3]; 2]; 5],
+    bold_faces: Vec<bool>,
+    /// Embedded font programs by face and glyph list (see [`Face::seed`]).
+    programs: Mutex<HashMap<ProgramKey, Arc<FontProgram>>>,
+    /// Shaped fixed texts (labels, headings): the same every time.
+    pub(crate) shaped: RwLock<HashMap<ShapeKey, Arc<Shaped>>>,
+}
+
+/// A face and the glyphs of a subset of it, in subset order.
+type ProgramKey = (usize, Vec<u16>);
+
+/// A subset font, compressed, ready to embed.
+#[derive(Debug)]
+pub(crate) struct FontProgram {
+    pub(crate) compressed: Vec<u8>,
+    /// The uncompressed length (`/Length1` of a TrueType font file).
+    pub(crate) length: usize,
+}
+
+/// How many font programs and shaped texts are kept; past that the cache starts over.
+const CACHE_LIMIT: usize = 256;
+
+impl FontLibrary {
+    /// Fonts from the directories in `CLICKWRAP_FONT_DIR` (separated like `PATH`) when it is set,
+    /// else from the standard font directories.
+    pub fn from_env() -> Self {
+        match std::env::var_os(FONT_DIR_ENV).filter(|value| !value.is_empty()) {
+            Some(value) => Self::from_dirs(&std::env::split_paths(&value).collect::<Vec<_>>()),
+            None => Self::from_dirs(&STANDARD_DIRS.iter().map(PathBuf::from).collect::<Vec<_>>()),
+        }
+    }
+
+    /// Fonts found in `dirs` and their subdirectories. What is missing is logged as a warning.
+    pub fn from_dirs(dirs: &[PathBuf]) -> Self {
+        let mut files = HashMap::new();
+        for dir in dirs {
+            collect_files(dir, 0, &mut files);
+        }
+        let mut library = FontLibrary::empty();
+        let mut loaded: HashMap<(PathBuf, &str), usize> = HashMap::new();
+        for role in Role::ALL {
+            let found = role.candidates().iter().find_map(|(name, hint)| {
+                let path = files.get(*name)?;
+                if let Some(&slot) = loaded.get(&(path.clone(), *hint)) {
+                    return Some(slot);
+                }
+                let face = Face::load(path, hint).filter(|face| face.has_char(role.probe()))?;
+                library.faces.push(face);
+                let slot = library.faces.len() - 1;
+                loaded.insert((path.clone(), *hint), slot);
+                Some(slot)
+            });
+            match found {
+                Some(slot) => {
+                    library.roles.insert(role, slot);
+                }
+                None if matches!(role, Role::TextBold | Role::DevanagariBold) => {
+                    tracing::info!("no font for {}; bold is simulated", role.describe());
+                }
+                None => tracing::warn!(
+                    "no font for {} in {}; such text falls back to the built-in Courier where it can \
+                     (install the Noto fonts, or set {FONT_DIR_ENV})",
+                    role.describe(),
+                    dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            }
+        }
+        for role in [Role::Text, Role::TextBold] {
+            if let Some(face) = library.roles.get(&role).copied().and_then(|slot| library.faces.get_mut(slot)) {
+                face.seed_common_glyphs();
+            }
+        }
+        library.precompute();
+        library
+    }
+
+    /// No font files: everything is set in the built-in Courier (Latin-1 text only).
+    pub fn builtin_only() -> Self {
+        FontLibrary::empty()
+    }
+
+    fn empty() -> Self {
+        FontLibrary {
+            faces: Vec::new(),
+            roles: HashMap::new(),
+            chains: [[[None; 3]; 2]; 5],
+            bold_faces: Vec::new(),
+            programs: Mutex::new(HashMap::new()),
+            shaped: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// Precomputes what rendering asks for every character.
+    fn precompute(&mut self) {
+        for script in Script::ALL {
+            for bold in [false, true] {
+                let chain = self.compute_chain(script, bold);
+                if let Some(entry) = self.chains.get_mut(script.index()).and_then(|c| c.get_mut(usize::from(bold))) {
+                    *entry = chain;
+                }
+            }
+        }
+        self.bold_faces = (0..self.faces.len())
+            .map(|slot| {
+                self.roles.get(&Role::TextBold) == Some(&slot) || self.roles.get(&Role::DevanagariBold) == Some(&slot)
+            })
+            .collect();
+    }
+
+    /// The font file used for each kind of text, for a start-up log line.
+    pub fn describe(&self) -> Vec<(String, Option<PathBuf>)> {
+        Role::ALL
+            .iter()
+            .map(|role| {
+                let path = self.roles.get(role).and_then(|&slot| self.faces.get(slot)).map(|face| face.path.clone());
+                (role.describe().to_owned(), path)
+            })
+            .collect()
+    }
+
+    /// Whether text of each supported language can be set in a real font (not the fallback).
+    pub fn covers_all_languages(&self) -> bool {
+        [Role::Text, Role::Devanagari, Role::Cjk].iter().all(|role| self.roles.contains_key(role))
+    }
+
+    pub(crate) fn face(&self, slot: usize) -> Option<&Face> {
+        self.faces.get(slot)
+    }
+
+    /// The faces to try for a character of `script`, best first.
+    pub(crate) fn chain(&self, script: Script, bold: bool) -> &[Option<usize>; 3] {
+        const NONE: [Option<usize>; 3] = [None; 3];
+        self.chains.get(script.index()).and_then(|c| c.get(usize::from(bold))).unwrap_or(&NONE)
+    }
+
+    fn compute_chain(&self, script: Script, bold: bool) -> [Option<usize>; 3] {
+        let pick = |bold_role: Role, role: Role| {
+            if bold { self.roles.get(&bold_role).or(self.roles.get(&role)) } else { self.roles.get(&role) }
+        };
+        let text = pick(Role::TextBold, Role::Text).copied();
+        let deva = pick(Role::DevanagariBold, Role::Devanagari).copied();
+        let cjk = self.roles.get(&Role::Cjk).copied();
+        let order = match script {
+            Script::Latin | Script::Cyrillic | Script::Greek => [text, cjk, deva],
+            Script::Devanagari => [deva, text, cjk],
+            Script::Cjk => [cjk, text, deva],
+        };
+        let mut chain = [None; 3];
+        let mut next = 0;
+        for slot in order.into_iter().flatten() {
+            if !chain.contains(&Some(slot)) {
+                if let Some(entry) = chain.get_mut(next) {
+                    *entry = Some(slot);
+                }
+                next += 1;
+            }
+        }
+        chain
+    }
+
+    /// Whether the face is a real bold face (else bold text in it is simulated).
+    pub(crate) fn is_bold_face(&self, slot: usize) -> bool {
+        self.bold_faces.get(slot).copied().unwrap_or(false)
+    }
+
+    /// The embedded program for `glyphs` of a face, made by `make` unless cached.
+    pub(crate) fn program<E>(
+        &self,
+        slot: usize,
+        glyphs: Vec<u16>,
+        make: impl FnOnce() -> Result<FontProgram, E>,
+    ) -> Result<Arc<FontProgram>, E> {
+        let key = (slot, glyphs);
+        if let Some(program) = self.programs.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+            return Ok(Arc::clone(program));
+        }
+        let program = Arc::new(make()?);
+        let mut programs = self.programs.lock().unwrap_or_else(PoisonError::into_inner);
+        if programs.len() >= CACHE_LIMIT {
+            programs.clear();
+        }
+        programs.insert(key, Arc::clone(&program));
+        Ok(program)
+    }
+
+    pub(crate) fn cached_shape(&self, key: &ShapeKey) -> Option<Arc<Shaped>> {
+        self.shaped.read().unwrap_or_else(PoisonError::into_inner).get(key).cloned()
+    }
+
+    pub(crate) fn cache_shape(&self, key: ShapeKey, shaped: Arc<Shaped>) {
+        let mut cache = self.shaped.write().unwrap_or_else(PoisonError::into_inner);
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(key, shaped);
+    }
+}
+
+/// A fixed text and its styles, as a cache key.
+pub(crate) type ShapeKey = (String, Vec<(usize, usize, [u32; 2], u8)>);
+
+fn collect_files(dir: &Path, depth: usize, files: &mut HashMap<String, PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().map(|entry| entry.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            if depth < MAX_DEPTH {
+                collect_files(&path, depth + 1, files);
+            }
+        } else if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+            files.entry(name.to_owned()).or_insert(path);
+        }
+    }
+}

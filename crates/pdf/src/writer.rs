@@ -1,0 +1,586 @@
+//! Pages to a signed PDF file: content streams, fonts embedded as subsets (Type 0, Identity-H,
+//! with a ToUnicode CMap so that text extraction works), an invisible signature field and the
+//! signature itself.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use flate2::{Compress, Compression, FlushCompress, Status};
+use lopdf::{Dictionary, Document, Object, ObjectId, Stream, StringFormat};
+use rustybuzz::ttf_parser;
+use subsetter::GlyphRemapper;
+use time::OffsetDateTime;
+
+use crate::fonts::{Face, FontLibrary, FontProgram};
+use crate::identity::SigningIdentity;
+use crate::layout::{Item, LineRun, PAGE_HEIGHT, PAGE_WIDTH, Page};
+use crate::sign::{SignError, reserved_signature_len, sign_in_place, signature_dictionary};
+use crate::text::FontSlot;
+
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum WriteError {
+    #[error("the PDF could not be assembled: {0}")]
+    Pdf(#[from] lopdf::Error),
+    #[error("a font could not be embedded: {0}")]
+    Font(String),
+    #[error(transparent)]
+    Sign(#[from] SignError),
+    #[error("writing failed: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What the document says about itself.
+#[derive(Debug, Clone)]
+pub(crate) struct DocumentInfo {
+    pub(crate) title: String,
+    pub(crate) subject: String,
+    pub(crate) language: String,
+    pub(crate) signing_time: OffsetDateTime,
+    pub(crate) reason: String,
+    /// The page (0-based) that carries the (invisible) signature field.
+    pub(crate) signature_page: usize,
+}
+
+/// A PDF text string: literal when plain ASCII, else UTF-16BE with a byte-order mark.
+pub(crate) fn text_string(text: &str) -> Object {
+    if text.chars().all(|c| c.is_ascii() && !c.is_ascii_control()) {
+        Object::String(text.as_bytes().to_vec(), StringFormat::Literal)
+    } else {
+        Object::String(utf16be(text), StringFormat::Hexadecimal)
+    }
+}
+
+fn utf16be(text: &str) -> Vec<u8> {
+    let mut bytes = vec![0xfe, 0xff];
+    for unit in text.encode_utf16() {
+        bytes.extend_from_slice(&unit.to_be_bytes());
+    }
+    bytes
+}
+
+/// A font as used in this document.
+struct UsedFont {
+    name: String,
+    id: ObjectId,
+    /// Embedded faces: original glyph ids to the subset's.
+    remapper: GlyphRemapper,
+    /// By subset glyph id: the text the glyph stands for.
+    to_unicode: Vec<Option<String>>,
+}
+
+/// Writes the pages as a PDF and signs it.
+pub(crate) fn write_pdf(
+    library: &FontLibrary,
+    pages: &[Page],
+    info: &DocumentInfo,
+    identity: &SigningIdentity,
+) -> Result<Vec<u8>, WriteError> {
+    let mut doc = Document::with_version("1.7");
+    let pages_id = doc.try_new_object_id()?;
+    let resources_id = doc.try_new_object_id()?;
+    let mut fonts: HashMap<FontSlot, UsedFont> = HashMap::new();
+    let mut font_order: Vec<FontSlot> = Vec::new();
+
+    let mut page_ids = Vec::with_capacity(pages.len());
+    for page in pages {
+        let content = page_content(library, page, &mut doc, &mut fonts, &mut font_order)?;
+        let content_id = doc.try_add_object(compressed_stream(Dictionary::new(), &content)?)?;
+        let page_id = doc.try_new_object_id()?;
+        let mut dict = Dictionary::new();
+        dict.set("Type", "Page");
+        dict.set("Parent", pages_id);
+        dict.set("MediaBox", vec![0.into(), 0.into(), Object::Real(PAGE_WIDTH), Object::Real(PAGE_HEIGHT)]);
+        dict.set("Resources", resources_id);
+        dict.set("Contents", content_id);
+        doc.objects.insert(page_id, Object::Dictionary(dict));
+        page_ids.push(page_id);
+    }
+
+    let mut font_resources = Dictionary::new();
+    for slot in &font_order {
+        let Some(used) = fonts.get(slot) else { continue };
+        let font = match slot {
+            FontSlot::Courier { bold } => courier(*bold),
+            FontSlot::Face(index) => {
+                let face = library.face(*index).ok_or_else(|| WriteError::Font("unknown face".to_owned()))?;
+                embedded_font(&mut doc, library, *index, face, used)?
+            }
+        };
+        doc.objects.insert(used.id, Object::Dictionary(font));
+        font_resources.set(used.name.as_bytes().to_vec(), used.id);
+    }
+    let mut resources = Dictionary::new();
+    resources.set("Font", font_resources);
+    doc.objects.insert(resources_id, Object::Dictionary(resources));
+
+    let mut pages_dict = Dictionary::new();
+    pages_dict.set("Type", "Pages");
+    pages_dict.set("Kids", page_ids.iter().map(|&id| Object::Reference(id)).collect::<Vec<_>>());
+    pages_dict.set("Count", i64::try_from(page_ids.len()).unwrap_or(i64::MAX));
+    doc.objects.insert(pages_id, Object::Dictionary(pages_dict));
+
+    // The signature: an invisible widget on the certificate's page, its field in the AcroForm.
+    let reserved = reserved_signature_len(identity);
+    let signer_name = identity.common_name();
+    let signature_id =
+        doc.try_add_object(signature_dictionary(reserved, info.signing_time, signer_name.as_deref(), &info.reason))?;
+    let signature_page =
+        page_ids.get(info.signature_page).or(page_ids.last()).copied().ok_or(WriteError::Font("no page".to_owned()))?;
+    let mut widget = Dictionary::new();
+    widget.set("Type", "Annot");
+    widget.set("Subtype", "Widget");
+    widget.set("FT", "Sig");
+    widget.set("T", Object::string_literal("Certificate signature"));
+    widget.set("V", signature_id);
+    widget.set("F", 132);
+    widget.set("Rect", vec![0.into(), 0.into(), 0.into(), 0.into()]);
+    widget.set("P", signature_page);
+    let widget_id = doc.try_add_object(widget)?;
+    if let Ok(page) = doc.get_dictionary_mut(signature_page) {
+        page.set("Annots", vec![Object::Reference(widget_id)]);
+    }
+    let mut acro_form = Dictionary::new();
+    acro_form.set("Fields", vec![Object::Reference(widget_id)]);
+    acro_form.set("SigFlags", 3);
+
+    let mut catalog = Dictionary::new();
+    catalog.set("Type", "Catalog");
+    catalog.set("Pages", pages_id);
+    catalog.set("AcroForm", acro_form);
+    catalog.set("Lang", text_string(&info.language));
+    let catalog_id = doc.try_add_object(catalog)?;
+
+    let mut document_info = Dictionary::new();
+    document_info.set("Title", text_string(&info.title));
+    document_info.set("Subject", text_string(&info.subject));
+    document_info.set("Producer", Object::string_literal("Clickwrap consent service"));
+    let date = crate::sign::pdf_date(info.signing_time);
+    document_info.set("CreationDate", Object::String(date.into_bytes(), StringFormat::Literal));
+    let info_id = doc.try_add_object(document_info)?;
+
+    doc.trailer.set("Root", catalog_id);
+    doc.trailer.set("Info", info_id);
+
+    let mut bytes = Vec::with_capacity(64 * 1024);
+    doc.save_to(&mut bytes)?;
+    sign_in_place(&mut bytes, reserved, identity, info.signing_time)?;
+    Ok(bytes)
+}
+
+/// A stream made for this document only (page content, ToUnicode): compressed fast.
+fn compressed_stream(dict: Dictionary, content: &[u8]) -> Result<Stream, WriteError> {
+    flate_stream(dict, deflate(content, Level::Fast)?)
+}
+
+fn flate_stream(mut dict: Dictionary, compressed: Vec<u8>) -> Result<Stream, WriteError> {
+    dict.set("Filter", "FlateDecode");
+    let mut stream = Stream::new(dict, compressed);
+    stream.allows_compression = false;
+    Ok(stream)
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Level {
+    /// For what is compressed once per document.
+    Fast,
+    /// For font programs, which are cached and reused.
+    Best,
+}
+
+/// zlib (`/FlateDecode`) with one compressor per thread and level, reset between uses: a
+/// compressor's tables are large, and allocating them for every stream was most of the cost of a
+/// document.
+fn deflate(data: &[u8], level: Level) -> Result<Vec<u8>, WriteError> {
+    thread_local! {
+        static FAST: RefCell<Compress> = RefCell::new(Compress::new(Compression::new(1), true));
+        static BEST: RefCell<Compress> = RefCell::new(Compress::new(Compression::new(9), true));
+    }
+    let key = match level {
+        Level::Fast => &FAST,
+        Level::Best => &BEST,
+    };
+    key.with(|compressor| {
+        let mut compressor = compressor.borrow_mut();
+        compressor.reset();
+        let mut out = Vec::with_capacity(data.len() / 2 + 256);
+        loop {
+            let consumed = usize::try_from(compressor.total_in()).unwrap_or(usize::MAX);
+            let input = data.get(consumed..).unwrap_or_default();
+            let status = compressor
+                .compress_vec(input, &mut out, FlushCompress::Finish)
+                .map_err(|e| WriteError::Io(std::io::Error::other(e)))?;
+            if status == Status::StreamEnd {
+                return Ok(out);
+            }
+            out.reserve(out.capacity().max(1024));
+        }
+    })
+}
+
+fn courier(bold: bool) -> Dictionary {
+    let mut dict = Dictionary::new();
+    dict.set("Type", "Font");
+    dict.set("Subtype", "Type1");
+    dict.set("BaseFont", if bold { "Courier-Bold" } else { "Courier" });
+    dict.set("Encoding", "WinAnsiEncoding");
+    dict
+}
+
+/// Type 0 font with an Identity-H encoding over a CID font holding the subset.
+fn embedded_font(
+    doc: &mut Document,
+    library: &FontLibrary,
+    slot: usize,
+    face: &Face,
+    used: &UsedFont,
+) -> Result<Dictionary, WriteError> {
+    let base_font = format!("{}+{}", subset_tag(&face.postscript_name, &used.remapper), face.postscript_name);
+    let glyphs: Vec<u16> = used.remapper.remapped_gids().collect();
+    let program = library.program(slot, glyphs, || font_program(face, &used.remapper))?;
+    let mut dict = Dictionary::new();
+    if face.cff {
+        dict.set("Subtype", "CIDFontType0C");
+    } else {
+        dict.set("Length1", i64::try_from(program.length).unwrap_or(i64::MAX));
+    }
+    let font_file_id = doc.try_add_object(flate_stream(dict, program.compressed.clone())?)?;
+
+    let mut descriptor = Dictionary::new();
+    descriptor.set("Type", "FontDescriptor");
+    descriptor.set("FontName", Object::Name(base_font.as_bytes().to_vec()));
+    descriptor.set("Flags", 4);
+    descriptor.set("FontBBox", face.bbox.iter().map(|&v| Object::Integer(v.round() as i64)).collect::<Vec<_>>());
+    descriptor.set("ItalicAngle", 0);
+    descriptor.set("Ascent", face.ascent.round() as i64);
+    descriptor.set("Descent", face.descent.round() as i64);
+    descriptor.set("CapHeight", face.cap_height.round() as i64);
+    descriptor.set("StemV", 80);
+    descriptor.set(if face.cff { "FontFile3" } else { "FontFile2" }, font_file_id);
+    let descriptor_id = doc.try_add_object(descriptor)?;
+
+    let widths: Vec<Object> =
+        used.remapper.remapped_gids().map(|old| Object::Integer(i64::from(face.width_1000(old)))).collect();
+    let mut cid_system_info = Dictionary::new();
+    cid_system_info.set("Registry", Object::string_literal("Adobe"));
+    cid_system_info.set("Ordering", Object::string_literal("Identity"));
+    cid_system_info.set("Supplement", 0);
+    let mut cid_font = Dictionary::new();
+    cid_font.set("Type", "Font");
+    cid_font.set("Subtype", if face.cff { "CIDFontType0" } else { "CIDFontType2" });
+    cid_font.set("BaseFont", Object::Name(base_font.as_bytes().to_vec()));
+    cid_font.set("CIDSystemInfo", cid_system_info);
+    cid_font.set("FontDescriptor", descriptor_id);
+    cid_font.set("DW", 1000);
+    cid_font.set("W", vec![Object::Integer(0), Object::Array(widths)]);
+    if !face.cff {
+        cid_font.set("CIDToGIDMap", "Identity");
+    }
+    let cid_font_id = doc.try_add_object(cid_font)?;
+
+    let to_unicode_id =
+        doc.try_add_object(compressed_stream(Dictionary::new(), &to_unicode_cmap(&used.to_unicode))?)?;
+
+    let mut font = Dictionary::new();
+    font.set("Type", "Font");
+    font.set("Subtype", "Type0");
+    font.set("BaseFont", Object::Name(base_font.into_bytes()));
+    font.set("Encoding", "Identity-H");
+    font.set("DescendantFonts", vec![Object::Reference(cid_font_id)]);
+    font.set("ToUnicode", to_unicode_id);
+    Ok(font)
+}
+
+/// The subset of the face's font program (for CFF outlines, the bare CFF table), compressed.
+fn font_program(face: &Face, remapper: &GlyphRemapper) -> Result<FontProgram, WriteError> {
+    let subset = subsetter::subset(face.data, face.index, remapper)
+        .map_err(|e| WriteError::Font(format!("{}: {e}", face.postscript_name)))?;
+    let program: &[u8] = if face.cff {
+        let raw = ttf_parser::RawFace::parse(&subset, 0).map_err(|e| WriteError::Font(e.to_string()))?;
+        raw.table(ttf_parser::Tag::from_bytes(b"CFF ")).ok_or(WriteError::Font("no CFF table".to_owned()))?
+    } else {
+        &subset
+    };
+    Ok(FontProgram { compressed: deflate(program, Level::Best)?, length: program.len() })
+}
+
+/// Six capital letters that name the subset, derived from the glyphs in it.
+fn subset_tag(name: &str, remapper: &GlyphRemapper) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |byte: u8| {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    };
+    name.bytes().for_each(&mut mix);
+    for gid in remapper.remapped_gids() {
+        gid.to_be_bytes().into_iter().for_each(&mut mix);
+    }
+    (0..6).map(|i| char::from(b'A' + u8::try_from((hash >> (i * 5)) % 26).unwrap_or(0))).collect()
+}
+
+fn to_unicode_cmap(registry: &[Option<String>]) -> Vec<u8> {
+    let mut out = String::with_capacity(256 + registry.len() * 24);
+    out.push_str(
+        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
+         /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n\
+         /CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n\
+         1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n",
+    );
+    let entries: Vec<(usize, &String)> = registry
+        .iter()
+        .enumerate()
+        .filter_map(|(gid, text)| text.as_ref().filter(|text| !text.is_empty()).map(|text| (gid, text)))
+        .collect();
+    for chunk in entries.chunks(100) {
+        out.push_str(&format!("{} beginbfchar\n", chunk.len()));
+        for (gid, text) in chunk {
+            out.push_str(&format!("<{gid:04X}> <"));
+            for unit in text.encode_utf16() {
+                out.push_str(&format!("{unit:04X}"));
+            }
+            out.push_str(">\n");
+        }
+        out.push_str("endbfchar\n");
+    }
+    out.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
+    out.into_bytes()
+}
+
+fn page_content(
+    library: &FontLibrary,
+    page: &Page,
+    doc: &mut Document,
+    fonts: &mut HashMap<FontSlot, UsedFont>,
+    font_order: &mut Vec<FontSlot>,
+) -> Result<Vec<u8>, WriteError> {
+    let mut out = Vec::with_capacity(4096);
+    for item in &page.items {
+        match item {
+            Item::Rule { x1, y1, x2, y2, width, gray } => {
+                out.extend_from_slice(b"q ");
+                num(&mut out, *gray);
+                out.extend_from_slice(b" G ");
+                num(&mut out, *width);
+                out.extend_from_slice(b" w ");
+                num(&mut out, *x1);
+                out.push(b' ');
+                num(&mut out, *y1);
+                out.extend_from_slice(b" m ");
+                num(&mut out, *x2);
+                out.push(b' ');
+                num(&mut out, *y2);
+                out.extend_from_slice(b" l S Q\n");
+            }
+            Item::Text { x, y, run } => {
+                if !fonts.contains_key(&run.font) {
+                    let name = format!("F{}", fonts.len());
+                    let id = doc.try_new_object_id()?;
+                    let remapper = match run.font {
+                        FontSlot::Face(index) => {
+                            GlyphRemapper::new_from_glyphs(library.face(index).map_or(&[][..], |face| &face.seed))
+                        }
+                        FontSlot::Courier { .. } => GlyphRemapper::new(),
+                    };
+                    fonts.insert(run.font, UsedFont { name, id, remapper, to_unicode: Vec::new() });
+                    font_order.push(run.font);
+                }
+                let Some(used) = fonts.get_mut(&run.font) else { continue };
+                let face = match run.font {
+                    FontSlot::Face(index) => library.face(index),
+                    FontSlot::Courier { .. } => None,
+                };
+                text_run(&mut out, used, face, *x, *y, run);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One run: `BT`, font, position, glyphs with their adjustments, `ET`.
+fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32, y: f32, run: &LineRun) {
+    let size = run.style.size;
+    // Subset glyph ids, widths as written to /W, and whether the text needs /ActualText.
+    let mut glyphs: Vec<(u16, i32)> = Vec::with_capacity(run.glyphs.len());
+    let mut actual_text = false;
+    for glyph in &run.glyphs {
+        match face {
+            Some(face) => {
+                let id = used.remapper.remap(glyph.id);
+                let text = run.glyph_text(glyph);
+                let index = usize::from(id);
+                if used.to_unicode.len() <= index {
+                    used.to_unicode.resize(index + 1, None);
+                }
+                if glyph.shared_cluster {
+                    // Several glyphs for one cluster (a reordered matra, a split vowel): map each
+                    // glyph to the character it is the plain form of, if any, and give the
+                    // cluster's text in logical order as /ActualText.
+                    actual_text = true;
+                    if let Some(entry @ None) = used.to_unicode.get_mut(index) {
+                        let plain = text.chars().find(|&c| face.shaper.glyph_index(c).map(|g| g.0) == Some(glyph.id));
+                        *entry = plain.map(String::from);
+                    }
+                } else {
+                    match used.to_unicode.get_mut(index) {
+                        Some(Some(registered)) if registered != text => actual_text = true,
+                        Some(entry @ None) => *entry = Some(text.to_owned()),
+                        _ => {}
+                    }
+                }
+                glyphs.push((id, face.width_1000(glyph.id)));
+            }
+            None => glyphs.push((glyph.id, 600)),
+        }
+    }
+
+    let styled = run.style.gray > 0.0 || run.fake_bold;
+    if styled {
+        out.extend_from_slice(b"q ");
+        num(out, run.style.gray);
+        out.extend_from_slice(b" g ");
+        if run.fake_bold {
+            num(out, run.style.gray);
+            out.extend_from_slice(b" G ");
+            num(out, size * 0.035);
+            out.extend_from_slice(b" w 2 Tr ");
+        }
+    }
+    out.extend_from_slice(b"BT /");
+    out.extend_from_slice(used.name.as_bytes());
+    out.push(b' ');
+    num(out, size);
+    out.extend_from_slice(b" Tf ");
+    out.extend_from_slice(if run.style.italic { b"1 0 0.2 1 " } else { b"1 0 0 1 " });
+    num(out, x);
+    out.push(b' ');
+    num(out, y);
+    out.extend_from_slice(b" Tm\n");
+    if actual_text {
+        out.extend_from_slice(b"/Span<</ActualText<");
+        hex(out, &utf16be(run.text()));
+        out.extend_from_slice(b">>>BDC\n");
+    }
+
+    let hex_width = if face.is_some() { 4 } else { 2 };
+    let mut cursor = 0.0_f32;
+    let mut rise = 0.0_f32;
+    let mut open = false;
+    let mut in_string = false;
+    for (glyph, (id, width)) in run.glyphs.iter().zip(&glyphs) {
+        if (glyph.dy - rise).abs() > 0.001 {
+            if in_string {
+                out.push(b'>');
+                in_string = false;
+            }
+            if open {
+                out.extend_from_slice(b"]TJ ");
+                open = false;
+            }
+            num(out, glyph.dy);
+            out.extend_from_slice(b" Ts ");
+            rise = glyph.dy;
+        }
+        if !open {
+            out.push(b'[');
+            open = true;
+        }
+        let delta = glyph.x - cursor;
+        if delta.abs() > size * 0.0005 {
+            if in_string {
+                out.push(b'>');
+                in_string = false;
+            }
+            num(out, -delta * 1000.0 / size);
+        }
+        if !in_string {
+            out.push(b'<');
+            in_string = true;
+        }
+        let bytes = id.to_be_bytes();
+        hex(out, if hex_width == 4 { &bytes } else { bytes.get(1..).unwrap_or_default() });
+        cursor = glyph.x + *width as f32 * size / 1000.0;
+    }
+    if in_string {
+        out.push(b'>');
+    }
+    if open {
+        out.extend_from_slice(b"]TJ");
+    }
+    if rise != 0.0 {
+        out.extend_from_slice(b" 0 Ts");
+    }
+    if actual_text {
+        out.extend_from_slice(b" EMC");
+    }
+    out.extend_from_slice(b" ET");
+    if styled {
+        out.extend_from_slice(if run.fake_bold { b" 0 Tr Q" } else { b" Q" });
+    }
+    out.push(b'\n');
+}
+
+fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    for byte in bytes {
+        out.push(DIGITS.get(usize::from(byte >> 4)).copied().unwrap_or(b'0'));
+        out.push(DIGITS.get(usize::from(byte & 0x0f)).copied().unwrap_or(b'0'));
+    }
+}
+
+/// A number with at most two decimals, without trailing zeros.
+fn num(out: &mut Vec<u8>, value: f32) {
+    let hundredths = (f64::from(value) * 100.0).round() as i64;
+    if hundredths < 0 {
+        out.push(b'-');
+    }
+    let magnitude = hundredths.unsigned_abs();
+    let mut digits = [0_u8; 20];
+    let mut start = digits.len();
+    let mut whole = magnitude / 100;
+    loop {
+        start -= 1;
+        if let Some(digit) = digits.get_mut(start) {
+            *digit = b'0' + u8::try_from(whole % 10).unwrap_or(0);
+        }
+        whole /= 10;
+        if whole == 0 || start == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(digits.get(start..).unwrap_or_default());
+    let fraction = magnitude % 100;
+    if fraction != 0 {
+        out.push(b'.');
+        out.push(b'0' + u8::try_from(fraction / 10).unwrap_or(0));
+        if !fraction.is_multiple_of(10) {
+            out.push(b'0' + u8::try_from(fraction % 10).unwrap_or(0));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_short() {
+        let cases = [(0.0, "0"), (1.0, "1"), (-2.5, "-2.5"), (10.126, "10.13"), (-0.004, "0"), (595.276, "595.28")];
+        for (value, expected) in cases {
+            let mut out = Vec::new();
+            num(&mut out, value);
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "{value}");
+        }
+    }
+
+    #[test]
+    fn text_strings() {
+        assert_eq!(text_string("Plain"), Object::String(b"Plain".to_vec(), StringFormat::Literal));
+        assert_eq!(text_string("Ж"), Object::String(vec![0xfe, 0xff, 0x04, 0x16], StringFormat::Hexadecimal));
+    }
+
+    #[test]
+    fn cmap_maps_glyphs_to_text() {
+        let registry = [None, Some("A".to_owned()), Some("fi".to_owned()), Some(String::new()), None];
+        let cmap = String::from_utf8(to_unicode_cmap(&registry)).unwrap();
+        assert!(cmap.contains("2 beginbfchar\n<0001> <0041>\n<0002> <00660069>\nendbfchar"));
+    }
+}

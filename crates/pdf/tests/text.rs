@@ -1,0 +1,261 @@
+//! The text is real text: Poppler's pdftotext gets back the event id and the agreement's words in
+//! every launch language, and pdffonts finds every font embedded as a subset with a ToUnicode map.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::print_stderr, clippy::indexing_slicing)]
+
+mod common;
+
+use clickwrap_domain::Language;
+use clickwrap_domain::ports::CertificateRenderer;
+use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity};
+use common::*;
+
+/// (language, template name, content, strings that must come back out).
+fn samples() -> Vec<(Language, &'static str, &'static str, Vec<&'static str>)> {
+    vec![
+        (
+            Language::English,
+            "Terms of Service",
+            "<h1>Terms of Service</h1><p>By creating an account you agree to these <strong>terms</strong>.</p>\
+             <ul><li>You must be 16 or older.</li><li>Keep your password secret.</li></ul>\
+             <p>Questions? Read our <a href=\"https://example.com/privacy\" target=\"_blank\">privacy policy</a>.</p>",
+            vec![
+                "By creating an account you agree to these terms.",
+                "You must be 16 or older.",
+                "privacy policy (https://example.com/privacy)",
+            ],
+        ),
+        (
+            Language::German,
+            "Nutzungsbedingungen",
+            "<h1>Nutzungsbedingungen</h1><p>Mit der Registrierung stimmen Sie diesen Bedingungen zu: Größe, \
+             Übermäßig, Straße.</p>",
+            vec!["Mit der Registrierung stimmen Sie diesen Bedingungen zu: Größe, Übermäßig, Straße."],
+        ),
+        (
+            Language::French,
+            "Conditions d’utilisation",
+            "<h1>Conditions d’utilisation</h1><p>En créant un compte, vous acceptez ces conditions. Où êtes-vous ? \
+             Ça marche à l’école.</p>",
+            vec!["En créant un compte, vous acceptez ces conditions.", "Ça marche à l’école."],
+        ),
+        (
+            Language::Spanish,
+            "Términos del servicio",
+            "<h1>Términos del servicio</h1><p>Al crear una cuenta, usted acepta estos términos. ¿Está de acuerdo? \
+             ¡Sí, mañana!</p>",
+            vec!["Al crear una cuenta, usted acepta estos términos.", "¿Está de acuerdo? ¡Sí, mañana!"],
+        ),
+        (
+            Language::Russian,
+            "Условия использования",
+            "<h1>Условия использования</h1><p>Создавая учётную запись, вы соглашаетесь с этими условиями.</p>\
+             <ol><li>Вам должно быть не менее 16 лет.</li><li>Храните пароль в тайне.</li></ol>",
+            vec![
+                "Условия использования",
+                "Создавая учётную запись, вы соглашаетесь с этими условиями.",
+                "Вам должно быть не менее 16 лет.",
+                "Храните пароль в тайне.",
+            ],
+        ),
+        (
+            Language::Hindi,
+            "सेवा की शर्तें",
+            "<h1>सेवा की शर्तें</h1><p>खाता बनाकर आप इन शर्तों से सहमत होते हैं।</p>\
+             <ul><li>आपकी आयु कम से कम सोलह वर्ष होनी चाहिए।</li><li>अपना पासवर्ड गोपनीय रखें।</li></ul>\
+             <p>क्षत्रिय, द्वितीय, श्री, हिन्दी, प्रतिष्ठित, कृपया।</p>",
+            vec![
+                "सेवा की शर्तें",
+                "खाता बनाकर आप इन शर्तों से सहमत होते हैं।",
+                "आपकी आयु कम से कम सोलह वर्ष होनी चाहिए।",
+                "अपना पासवर्ड गोपनीय रखें।",
+                "क्षत्रिय, द्वितीय, श्री, हिन्दी, प्रतिष्ठित, कृपया।",
+            ],
+        ),
+        (
+            Language::Chinese,
+            "服务条款",
+            "<h1>服务条款</h1><p>创建账户即表示您同意这些条款。请妥善保管您的密码。</p><ul><li>您必须年满十六岁。</li></ul>",
+            vec!["服务条款", "创建账户即表示您同意这些条款。请妥善保管您的密码。", "您必须年满十六岁。"],
+        ),
+    ]
+}
+
+fn fonts_installed() -> bool {
+    let covered = renderer().fonts().covers_all_languages();
+    assert!(
+        covered || !required(),
+        "fonts are missing but CLICKWRAP_REQUIRE_VALIDATORS is set: {:?}",
+        renderer().fonts().describe()
+    );
+    if !covered {
+        loud(&format!(
+            "*** SKIPPED: fonts for Latin, Devanagari and Chinese are not all installed (fonts-noto-core, \
+             fonts-noto-cjk); CI installs them (.ci/run). Found: {:?} ***",
+            renderer().fonts().describe()
+        ));
+    }
+    covered
+}
+
+#[test]
+fn the_certificate_text_can_be_extracted() {
+    if !available("pdftotext", "text extraction") {
+        return;
+    }
+    let facts = english_facts();
+    let path = write("certificate-text.pdf", &renderer().render_certificate(&facts).unwrap());
+    let text = pdftotext(&path);
+    for expected in [
+        "Certificate of Acceptance",
+        &facts.event.id.to_string(),
+        &facts.event.template_id.to_string(),
+        "Terms of Service",
+        "user-4711@example.com",
+        "ACCEPTED",
+        "2026-03-04T10:15:42.125Z",
+        "2026-03-04T10:15:00.250Z",
+        "2026-01-01T00:00:00.000Z",
+        "3.1",
+        "203.0.113.7",
+        "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0",
+        "sdkVersion: 1.2.0",
+        "Acme Shop",
+        "“I agree”",
+        "“I have read the terms”",
+        "CHECKBOX",
+        "DIALOG",
+    ] {
+        assert!(text.contains(expected), "{expected:?} is not in the extracted text:\n{text}");
+    }
+    // Values that may be broken across lines.
+    let squeezed = squeeze(&text);
+    assert!(squeezed.contains(facts.event.content_hash.as_str()), "{text}");
+    assert!(squeezed.contains(&renderer().identity().fingerprint_hex()), "{text}");
+    assert!(squeezed.contains("https://consent.example.com/public-client/v1/signing-certificate"), "{text}");
+}
+
+#[test]
+fn agreements_in_every_launch_language_extract_to_their_words() {
+    if !available("pdftotext", "text extraction") || !fonts_installed() {
+        return;
+    }
+    for (language, name, content, expected) in samples() {
+        let facts = facts(event(language, name, content));
+        let pdf = renderer().render_agreement(&facts).unwrap();
+        let path = write(&format!("agreement-{}.pdf", language.code()), &pdf);
+        let text = pdftotext(&path);
+        let squeezed = squeeze(&text);
+        for words in expected {
+            // Lines break where the layout puts them; the words and their order must survive.
+            assert!(
+                squeezed.contains(&squeeze(words)),
+                "{}: {words:?} is not in the extracted text:\n{text}",
+                language.code()
+            );
+        }
+        assert!(text.contains(&facts.event.id.to_string()), "{}: no event id in\n{text}", language.code());
+        // And the certificate appended after the content names the template in its language.
+        assert!(squeezed.contains(&squeeze(name)), "{}", language.code());
+    }
+}
+
+#[test]
+fn russian_hindi_and_chinese_lines_come_back_exactly() {
+    if !available("pdftotext", "text extraction") || !fonts_installed() {
+        return;
+    }
+    // Short enough to stay on one line each, so the extracted lines must equal the originals.
+    let lines = [
+        (Language::Russian, "Я согласен с условиями использования."),
+        (Language::Hindi, "मैं उपयोग की शर्तों से सहमत हूँ।"),
+        (Language::Hindi, "क्षत्रिय द्वितीय श्री हिन्दी प्रतिष्ठित कृपया"),
+        (Language::Chinese, "我同意使用条款。"),
+    ];
+    for (language, line) in lines {
+        let content = format!("<p>{line}</p>");
+        let pdf = renderer().render_agreement(&facts(event(language, "Terms", &content))).unwrap();
+        let path = write(&format!("line-{}.pdf", language.code()), &pdf);
+        let text = pdftotext(&path);
+        assert!(text.lines().any(|extracted| extracted.trim() == line), "{line:?} not extracted as a line:\n{text}");
+    }
+}
+
+#[test]
+fn fonts_are_embedded_subsets_with_unicode_maps() {
+    if !available("pdffonts", "font embedding check") || !fonts_installed() {
+        return;
+    }
+    for (language, name, content, _) in samples() {
+        let pdf = renderer().render_agreement(&facts(event(language, name, content))).unwrap();
+        let path = write(&format!("fonts-{}.pdf", language.code()), &pdf);
+        let out = run("pdffonts", &[path.to_str().unwrap()]);
+        assert_eq!(out.status, 0, "{}", out.text);
+        let rows: Vec<&str> = out.text.lines().skip(2).filter(|l| !l.trim().is_empty()).collect();
+        assert!(!rows.is_empty(), "{}", out.text);
+        for row in rows {
+            let columns: Vec<&str> = row.split_whitespace().collect();
+            // name, type (two or three words), encoding, emb, sub, uni, object, generation
+            let n = columns.len();
+            assert_eq!(&columns[n - 5..n - 2], ["yes", "yes", "yes"], "{}: {row}", language.code());
+            assert!(row.contains("Identity-H"), "{}: {row}", language.code());
+            assert!(row.contains("CID TrueType") || row.contains("CID Type 0C"), "{}: {row}", language.code());
+        }
+        let expected = match language {
+            Language::Hindi => "Devanagari",
+            Language::Chinese => "CJK",
+            _ => "NotoSans",
+        };
+        assert!(out.text.contains(expected), "{}: {}", language.code(), out.text);
+    }
+}
+
+#[test]
+fn without_any_font_files_the_builtin_font_still_makes_a_valid_document() {
+    let identity = SigningIdentity::generate("fallback signer").unwrap();
+    let renderer = PdfRenderer::new(identity, FontLibrary::builtin_only(), BASE_URL);
+    let content = "<h1>Условия</h1><p>Plain Latin text, café, 10 €.</p>";
+    let facts = facts(event(Language::Russian, "Условия", content));
+    let pdf = renderer.render_agreement(&facts).unwrap();
+    let path = write("agreement-builtin.pdf", &pdf);
+    if available("pdftotext", "text extraction") {
+        let text = pdftotext(&path);
+        assert!(text.contains("Plain Latin text, café, 10 €."), "{text}");
+        assert!(text.contains(&facts.event.id.to_string()), "{text}");
+    }
+    if available("pdfsig", "Poppler signature validation") {
+        let out = pdfsig(&path);
+        assert!(out.text.contains("Signature is Valid."), "{}", out.text);
+    }
+    if available("qpdf", "qpdf structure check") {
+        let out = run("qpdf", &["--check", path.to_str().unwrap()]);
+        assert_eq!(out.status, 0, "{}", out.text);
+    }
+}
+
+#[test]
+fn long_agreements_flow_onto_more_pages() {
+    let paragraph = "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut \
+        labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris.</p>";
+    let mut content = String::from("<h1>Long terms</h1>");
+    for n in 0..60 {
+        content.push_str(&format!("<h2>Section {n}</h2>"));
+        content.push_str(paragraph);
+    }
+    content.push_str("<p>THE LAST PARAGRAPH.</p>");
+    let facts = facts(event(Language::English, "Long terms", &content));
+    let pdf = renderer().render_agreement(&facts).unwrap();
+    let path = write("agreement-long.pdf", &pdf);
+    if available("pdftotext", "text extraction") {
+        let text = pdftotext(&path);
+        assert!(text.contains("Section 59"), "{text}");
+        assert!(text.contains("THE LAST PARAGRAPH."), "{text}");
+        assert!(text.contains("Certificate of Acceptance"), "{text}");
+        let pages = text.matches('\u{c}').count();
+        assert!(pages >= 5, "{pages} pages");
+        assert!(text.contains(&format!("Page {pages} of {pages}")), "{text}");
+    }
+    if available("pdfsig", "Poppler signature validation") {
+        assert!(pdfsig(&path).text.contains("Signature is Valid."));
+    }
+}
