@@ -33,6 +33,8 @@ pub(crate) async fn renderer(config: &Config, store: &PgStore) -> Result<PdfRend
     for (script, file) in fonts.describe() {
         match file {
             Some(path) => tracing::info!(%script, font = %path.display(), "certificate font"),
+            // A missing bold face is simulated from the regular one: worth a note, not a warning.
+            None if script.starts_with("bold") => tracing::info!(%script, "no bold font: bold is simulated"),
             None => tracing::warn!(%script, "no font for this script: certificates fall back to a built-in font"),
         }
     }
