@@ -50,3 +50,11 @@ async fn every_suite_on_one_store() {
     // Twice: the suites do not assume an empty store.
     contract::all(&stores).await;
 }
+
+#[tokio::test]
+async fn delivery_store() {
+    let store = MemoryStore::default();
+    contract::deliveries::delivery_store_contract(&Stores::of(&store), &store).await;
+    // Twice: the suite does not assume an empty store.
+    contract::deliveries::delivery_store_contract(&Stores::of(&store), &store).await;
+}

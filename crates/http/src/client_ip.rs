@@ -1,56 +1,10 @@
 //! The client's IP address: the peer's, or from `X-Forwarded-For` when the peer is a trusted proxy.
 
 use std::net::IpAddr;
-use std::str::FromStr;
 
 use actix_web::HttpRequest;
 
-/// An address range such as `10.0.0.0/8` or `fd00::/8`; a bare address is a range of one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cidr {
-    network: IpAddr,
-    prefix: u8,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not an address range like 10.0.0.0/8 or fd00::/8")]
-pub struct InvalidCidr(pub String);
-
-impl FromStr for Cidr {
-    type Err = InvalidCidr;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let invalid = || InvalidCidr(text.to_owned());
-        let (address, prefix) = match text.trim().split_once('/') {
-            Some((address, prefix)) => (address, Some(prefix)),
-            None => (text.trim(), None),
-        };
-        let network: IpAddr = address.parse().map_err(|_| invalid())?;
-        let max = if network.is_ipv4() { 32 } else { 128 };
-        let prefix = match prefix {
-            Some(p) => p.parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(invalid)?,
-            None => max,
-        };
-        Ok(Self { network, prefix })
-    }
-}
-
-impl Cidr {
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        let (network, ip, width) = match (self.network, ip) {
-            (IpAddr::V4(n), IpAddr::V4(i)) => (u128::from(u32::from(n)), u128::from(u32::from(i)), 32),
-            (IpAddr::V6(n), IpAddr::V6(i)) => (u128::from(n), u128::from(i), 128),
-            (IpAddr::V6(n), IpAddr::V4(i)) => (u128::from(n), u128::from(i.to_ipv6_mapped()), 128),
-            (IpAddr::V4(n), IpAddr::V6(i)) => match i.to_ipv4_mapped() {
-                Some(i) => (u128::from(u32::from(n)), u128::from(u32::from(i)), 32),
-                None => return false,
-            },
-        };
-        let host_bits = width - u32::from(self.prefix);
-        let mask = if host_bits >= 128 { 0 } else { u128::MAX << host_bits };
-        network & mask == ip & mask
-    }
-}
+pub use clickwrap_domain::webhooks::cidr::{Cidr, InvalidCidr};
 
 /// The proxies whose `X-Forwarded-For` is believed.
 #[derive(Debug, Clone, Default)]

@@ -252,3 +252,24 @@ impl From<EnableTemplateError> for ApiError {
         }
     }
 }
+
+impl From<clickwrap_domain::webhooks::history::ListDeliveriesError> for ApiError {
+    fn from(error: clickwrap_domain::webhooks::history::ListDeliveriesError) -> Self {
+        use clickwrap_domain::webhooks::history::ListDeliveriesError as E;
+        match error {
+            E::AppNotFound => app_not_found(),
+            E::InvalidCursor => ApiError::bad_request("INVALID_CURSOR", "nextPageCursor is not valid for this list"),
+            E::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<clickwrap_domain::webhooks::history::RedeliverError> for ApiError {
+    fn from(error: clickwrap_domain::webhooks::history::RedeliverError) -> Self {
+        use clickwrap_domain::webhooks::history::RedeliverError as E;
+        match error {
+            E::NotFound => ApiError::not_found("DELIVERY_NOT_FOUND", "the webhook delivery could not be found"),
+            E::Storage(e) => e.into(),
+        }
+    }
+}

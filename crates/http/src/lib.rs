@@ -43,6 +43,11 @@ pub struct ApiState {
     pub trusted_proxies: TrustedProxies,
     /// The PEM certificate that signs Certificates of Acceptance, served for anyone to validate them.
     pub signing_certificate_pem: String,
+    /// Address ranges a webhook URL may point at although they are not public
+    /// (`CLICKWRAP_WEBHOOK_ALLOW_CIDRS`).
+    pub webhook_allow: clickwrap_domain::webhooks::cidr::AllowCidrs,
+    /// Webhook deliveries and their attempts, for the operator's delivery history.
+    pub deliveries: std::sync::Arc<dyn clickwrap_domain::ports::DeliveryStore>,
 }
 
 /// The body `POST /clickwrap/verify` answers with, for servers that verify on a client's behalf

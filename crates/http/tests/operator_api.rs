@@ -1090,3 +1090,47 @@ async fn events_are_listed_across_the_tenants_apps_with_filters_and_cursor() {
         h.call(op(Method::GET, &format!("/events?{query}"), &a.token)).await.problem(400, code);
     }
 }
+
+#[actix_web::test]
+async fn webhook_delivery_history_and_redelivery() {
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Terms</p>").await;
+    let recorded = act(&h, &op, &t, "wanda", "ACCEPTED").await;
+    verify(&h, &op, recorded["serviceSignature"].as_str().unwrap()).await.expect(200);
+    let bearer = format!("Bearer {}", op.token);
+    let list_uri = format!("/operator/v1/apps/{}/webhook-deliveries", op.app_id);
+    let page = h.call(get(&list_uri).insert_header(("authorization", bearer.as_str()))).await.expect(200).json();
+    let delivery = &page["items"][0];
+    assert_eq!(delivery["clickwrapEventId"], recorded["clickwrapEventId"]);
+    assert_eq!(delivery["state"], "PENDING");
+    let body: serde_json::Value = serde_json::from_str(delivery["requestBody"].as_str().unwrap()).unwrap();
+    assert_eq!(body["eventType"], "CLICKWRAP_EVENT_VERIFIED");
+    assert_eq!(page["nextPageCursor"], serde_json::Value::Null);
+
+    let id = delivery["deliveryId"].as_str().unwrap();
+    let redelivered = h
+        .call(
+            post(&format!("/operator/v1/webhook-deliveries/{id}/redeliver"), &serde_json::json!({}))
+                .insert_header(("authorization", bearer.as_str())),
+        )
+        .await
+        .expect(202)
+        .json();
+    assert_eq!(redelivered["state"], "PENDING");
+
+    // Another tenant sees neither the history nor the delivery.
+    let other = operator(&h, None).await;
+    let theirs = format!("Bearer {}", other.token);
+    h.call(get(&list_uri).insert_header(("authorization", theirs.as_str()))).await.problem(404, "APP_NOT_FOUND");
+    h.call(
+        post(&format!("/operator/v1/webhook-deliveries/{id}/redeliver"), &serde_json::json!({}))
+            .insert_header(("authorization", theirs.as_str())),
+    )
+    .await
+    .problem(404, "DELIVERY_NOT_FOUND");
+    h.call(get(&format!("{list_uri}?nextPageCursor=nope")).insert_header(("authorization", bearer.as_str())))
+        .await
+        .problem(400, "INVALID_CURSOR");
+    h.call(get(&list_uri)).await.problem(401, "UNAUTHORIZED");
+}

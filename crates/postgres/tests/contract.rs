@@ -21,3 +21,10 @@ contract_test!(template_store, contract::template_store_contract);
 contract_test!(event_store, contract::event_store_contract);
 contract_test!(rate_limit_store, contract::rate_limit_store_contract);
 contract_test!(key_store, contract::key_store_contract);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delivery_store() {
+    let db = TestDatabase::new().await;
+    let store = db.store();
+    contract::deliveries::delivery_store_contract(&Stores::of(&store), &store).await;
+}

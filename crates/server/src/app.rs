@@ -7,14 +7,16 @@ use std::time::Duration;
 use actix_web::middleware::from_fn;
 use actix_web::{HttpResponse, HttpServer, web};
 use clickwrap_domain::limits::rate::RateLimitPolicy;
-use clickwrap_domain::memory::AllowAllWebhookTargets;
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
 use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
+use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_http::client_ip::TrustedProxies;
 use clickwrap_http::problem::ApiError;
 use clickwrap_http::{ApiState, api};
 use clickwrap_postgres::PgStore;
 use clickwrap_postgres::database::{self, DatabaseError, PoolSettings};
+use clickwrap_webhooks::{Dispatcher, DispatcherConfig};
+use std::path::PathBuf;
 use tokio::sync::watch;
 
 use crate::config::Config;
@@ -78,7 +80,7 @@ pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<(Clickwr
         Arc::new(SystemClock),
         Arc::new(UuidV7),
         Arc::new(OsRandom::default()),
-        Arc::new(AllowAllWebhookTargets),
+        Arc::new(clickwrap_webhooks::AddressGuard::system(webhook_allow(config))),
         Arc::new(renderer),
     );
     let settings = Settings {
@@ -87,6 +89,10 @@ pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<(Clickwr
         ..Settings::default()
     };
     Ok((ClickwrapService::start(ports, settings).await?, signing_certificate_pem))
+}
+
+fn webhook_allow(config: &Config) -> AllowCidrs {
+    AllowCidrs::new(config.webhook_allow_cidrs.clone())
 }
 
 /// Extra routes the server mounts next to the API.
@@ -100,10 +106,26 @@ pub(crate) async fn serve(
     (service, signing_certificate_pem): (ClickwrapService, String),
     extra: ExtraRoutes,
 ) -> Result<(), StartError> {
+    let deliveries: Arc<PgStore> = Arc::new(store.clone());
+    let dispatcher_config = DispatcherConfig::with_settings(
+        &config.webhook_retry_delays,
+        config.webhook_timeout,
+        webhook_allow(&config),
+        config.webhook_ca_file.clone().map(PathBuf::from),
+    )
+    .map_err(|e| StartError::Other(format!("webhook delivery settings: {e}")))?;
+    let dispatcher = Dispatcher::new(dispatcher_config, service.clone(), deliveries.clone())
+        .map_err(|e| StartError::Other(format!("the webhook dispatcher could not start: {e}")))?;
+    let waker = dispatcher.waker();
+    let listener = clickwrap_postgres::deliveries::listen(config.database_url.clone(), move || waker.wake());
+    let dispatcher = dispatcher.start();
+
     let state = web::Data::new(ApiState {
         service,
         trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
         signing_certificate_pem,
+        webhook_allow: webhook_allow(&config),
+        deliveries,
     });
     let metrics = web::Data::new(Metrics::default());
     let (stop_background, stopped) = watch::channel(false);
@@ -130,6 +152,9 @@ pub(crate) async fn serve(
 
     tracing::info!("stopping background work");
     let _ = stop_background.send(true);
+    let report = dispatcher.shutdown().await;
+    listener.stop();
+    tracing::info!(leases_released = report.leases_released, cut_off = report.cut_off, "webhook dispatcher stopped");
     let _ = purge.await;
     tracing::info!("stopped");
     Ok(())

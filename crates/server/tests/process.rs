@@ -123,10 +123,8 @@ fn health_readiness_metrics_and_openapi_are_served() {
     );
     let openapi = get(&server.address, "/openapi.json");
     assert!(openapi.starts_with("HTTP/1.1 200") && openapi.contains("\"openapi\""));
-    let wrong_method = http(
-        &server.address,
-        &format!("POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
-    );
+    let wrong_method =
+        http(&server.address, "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     assert!(
         wrong_method.starts_with("HTTP/1.1 405") && wrong_method.to_ascii_lowercase().contains("allow: get"),
         "{wrong_method}"

@@ -18,6 +18,7 @@
 // `contract`): asserting, unwrapping and indexing are what it is for.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+pub mod deliveries;
 pub mod fixtures;
 
 mod apps;

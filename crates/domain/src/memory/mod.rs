@@ -2,6 +2,7 @@
 //! one suite against these and the real adapters, and for trying the core without a database.
 //! Nothing here is meant for production: data lives in one process and is lost with it.
 
+mod deliveries;
 mod store;
 mod support;
 
@@ -15,18 +16,13 @@ use crate::service::Ports;
 /// Ports backed by one [`MemoryStore`], a [`ManualClock`] and deterministic ids and randomness.
 pub fn ports(clock: Arc<ManualClock>) -> (Ports, Arc<MemoryStore>) {
     let store = Arc::new(MemoryStore::default());
-    let ports = Ports {
+    let ports = Ports::from_store(
+        store.clone(),
         clock,
-        ids: Arc::new(SequentialIds::default()),
-        random: Arc::new(SeededRandom::default()),
-        tenants: store.clone(),
-        apps: store.clone(),
-        templates: store.clone(),
-        events: store.clone(),
-        rate_limits: store.clone(),
-        keys: store.clone(),
-        webhook_guard: Arc::new(AllowAllWebhookTargets),
-        certificates: Arc::new(TextCertificateRenderer),
-    };
+        Arc::new(SequentialIds::default()),
+        Arc::new(SeededRandom::default()),
+        Arc::new(AllowAllWebhookTargets),
+        Arc::new(TextCertificateRenderer),
+    );
     (ports, store)
 }

@@ -4,3 +4,7 @@
 pub mod models;
 pub mod signing;
 pub mod url;
+
+pub mod cidr;
+pub mod dispatch;
+pub mod history;

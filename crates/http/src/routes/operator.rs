@@ -6,7 +6,8 @@
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
-use clickwrap_domain::{AppId, TemplateId, Timestamp};
+use clickwrap_domain::consent::queries::PageLimit;
+use clickwrap_domain::{AppId, DeliveryId, TemplateId, Timestamp};
 use serde_json::Value;
 
 use super::{ok, resource};
@@ -23,6 +24,8 @@ pub(super) fn configure(config: &mut web::ServiceConfig) {
         )
         .service(resource("/apps/{appId}/app-key", "POST").route(web::post().to(regenerate_app_key)))
         .service(resource("/apps/{appId}/webhook-signing-secret", "POST").route(web::post().to(rotate_webhook_secret)))
+        .service(resource("/apps/{appId}/webhook-deliveries", "GET").route(web::get().to(list_deliveries)))
+        .service(resource("/webhook-deliveries/{deliveryId}/redeliver", "POST").route(web::post().to(redeliver)))
         .service(
             resource("/templates", "GET, POST")
                 .route(web::get().to(list_templates))
@@ -100,7 +103,7 @@ async fn create_app(
     OperatorTenant(tenant): OperatorTenant,
     new: Body<wire::operator::CreateAppBody>,
 ) -> ApiResult<HttpResponse> {
-    let new = body(new)?.try_into_domain()?;
+    let new = body(new)?.try_into_domain(&state.webhook_allow)?;
     let created = state.service.create_app(tenant.id, new).await?;
     let mut response = secret(StatusCode::CREATED, &wire::operator::created_app(&created));
     if let Ok(location) = header::HeaderValue::from_str(&format!("{OPERATOR_PREFIX}/apps/{}", created.app.id)) {
@@ -133,7 +136,7 @@ async fn update_app(
     changes: Body<wire::operator::UpdateAppBody>,
 ) -> ApiResult<HttpResponse> {
     let id = app_id(&path)?;
-    let changes = body(changes)?.try_into_domain()?;
+    let changes = body(changes)?.try_into_domain(&state.webhook_allow)?;
     let app = state.service.update_app(tenant.id, id, changes).await?;
     Ok(ok(&wire::operator::app(&app)))
 }
@@ -297,4 +300,39 @@ async fn list_events(
     let list = wire::events::list_query(&QueryParams::parse(request.query_string()))?;
     let page = state.service.list_events(tenant.id, &list.filter, list.cursor.as_deref(), list.limit).await?;
     Ok(ok(&wire::events::page(&page)))
+}
+
+/// `GET /apps/{appId}/webhook-deliveries?limit&nextPageCursor`: attempts newest first.
+async fn list_deliveries(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+    request: HttpRequest,
+) -> ApiResult<HttpResponse> {
+    let query = QueryParams::parse(request.query_string());
+    let limit = match query.get("limit")? {
+        None => PageLimit::DEFAULT,
+        Some(text) => text
+            .parse::<i64>()
+            .ok()
+            .and_then(|n| PageLimit::parse(n).ok())
+            .ok_or_else(|| ApiError::invalid_field("limit", "must be an integer from 1 to 100"))?,
+    };
+    let cursor = query.get("nextPageCursor")?;
+    let page =
+        state.service.list_webhook_deliveries(&*state.deliveries, tenant.id, app_id(&path)?, cursor, limit).await?;
+    Ok(ok(&wire::operator::delivery_page(&page)))
+}
+
+/// `POST /webhook-deliveries/{id}/redeliver`: sent again now, with a fresh round of retries.
+async fn redeliver(
+    state: web::Data<ApiState>,
+    OperatorTenant(tenant): OperatorTenant,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let id = DeliveryId::parse(&path).map_err(|e| ApiError::invalid_field("deliveryId", e))?;
+    state.service.redeliver_webhook(&*state.deliveries, tenant.id, id).await?;
+    let record = state.service.find_webhook_delivery(&*state.deliveries, tenant.id, id).await?;
+    let body = record.map_or(Value::Null, |r| wire::operator::delivery(&r));
+    Ok(HttpResponse::Accepted().content_type("application/json").body(body.to_string()))
 }

@@ -14,6 +14,7 @@ use clickwrap_domain::templates::models::{LocalizedContent, Template, TemplateVe
 use clickwrap_domain::templates::service::{NewTemplate, TemplateChanges};
 use clickwrap_domain::templates::versioning::{VersionKind, VersionState};
 use clickwrap_domain::tenants::service::Usage;
+use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_domain::webhooks::url::WebhookUrl;
 use clickwrap_domain::{AppId, Language, Name, Tag, Timestamp};
 use serde::{Deserialize, Deserializer};
@@ -65,8 +66,8 @@ fn default_language(code: &str) -> ApiResult<Language> {
 
 /// A webhook URL: syntax errors and addresses that are forbidden as written answer like the
 /// guard's refusal after resolving the host, 400 `WEBHOOK_URL_REJECTED`.
-fn webhook_url(text: &str) -> ApiResult<WebhookUrl> {
-    WebhookUrl::parse(text).map_err(|e| {
+fn webhook_url(text: &str, allow: &AllowCidrs) -> ApiResult<WebhookUrl> {
+    WebhookUrl::parse_with_exemptions(text, |ip| allow.contains(ip)).map_err(|e| {
         let mut error = ApiError::bad_request("WEBHOOK_URL_REJECTED", format!("webhookUrl: {e}"));
         error.errors.push(FieldError { field: "webhookUrl".into(), message: e.to_string() });
         error
@@ -244,10 +245,10 @@ pub(crate) struct CreateAppBody {
 }
 
 impl CreateAppBody {
-    pub(crate) fn try_into_domain(self) -> ApiResult<NewApp> {
+    pub(crate) fn try_into_domain(self, allow: &AllowCidrs) -> ApiResult<NewApp> {
         Ok(NewApp {
             name: name(&self.name)?,
-            webhook_url: self.webhook_url.as_deref().map(webhook_url).transpose()?,
+            webhook_url: self.webhook_url.as_deref().map(|url| webhook_url(url, allow)).transpose()?,
             allowed_origins: origins(&self.allowed_origins.unwrap_or_default())?,
         })
     }
@@ -268,10 +269,13 @@ pub(crate) struct UpdateAppBody {
 }
 
 impl UpdateAppBody {
-    pub(crate) fn try_into_domain(self) -> ApiResult<AppChanges> {
+    pub(crate) fn try_into_domain(self, allow: &AllowCidrs) -> ApiResult<AppChanges> {
         Ok(AppChanges {
             name: not_null("name", self.name)?.as_deref().map(name).transpose()?,
-            webhook_url: self.webhook_url.map(|url| url.as_deref().map(webhook_url).transpose()).transpose()?,
+            webhook_url: self
+                .webhook_url
+                .map(|url| url.as_deref().map(|url| webhook_url(url, allow)).transpose())
+                .transpose()?,
             webhook_enabled: not_null("webhookEnabled", self.webhook_enabled)?,
             allowed_origins: not_null("allowedOrigins", self.allowed_origins)?.map(|o| origins(&o)).transpose()?,
         })
@@ -533,6 +537,42 @@ pub(crate) fn usage(u: &Usage) -> Value {
     })
 }
 
+/// One webhook delivery with its attempts, newest attempt first.
+pub(crate) fn delivery(record: &clickwrap_domain::webhooks::history::DeliveryRecord) -> Value {
+    let d = &record.delivery;
+    let mut attempts: Vec<&clickwrap_domain::webhooks::dispatch::DeliveryAttempt> = record.attempts.iter().collect();
+    attempts.sort_by_key(|a| std::cmp::Reverse((a.started_at, a.number)));
+    json!({
+        "deliveryId": d.id.to_string(),
+        "appId": d.app_id.to_string(),
+        "clickwrapEventId": d.event_id.to_string(),
+        "eventType": clickwrap_domain::webhooks::models::EVENT_VERIFIED,
+        "state": d.state.as_str(),
+        "attempts": d.attempts,
+        "nextAttemptAt": super::optional_timestamp(d.next_attempt_at),
+        "lastAttemptAt": super::optional_timestamp(d.last_attempt_at),
+        "lastResponseStatus": d.last_response_status,
+        "createdAt": super::timestamp(d.created_at),
+        "requestBody": d.payload,
+        "attemptHistory": attempts.iter().map(|a| json!({
+            "attempt": a.number,
+            "startedAt": super::timestamp(a.started_at),
+            "durationMs": a.duration_ms,
+            "requestBody": a.request_body,
+            "responseStatus": a.response_status,
+            "responseBody": a.response_excerpt,
+            "error": a.error.map(|e| e.as_str()),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+pub(crate) fn delivery_page(page: &clickwrap_domain::webhooks::history::DeliveryPage) -> Value {
+    json!({
+        "items": page.items.iter().map(delivery).collect::<Vec<_>>(),
+        "nextPageCursor": page.next_cursor,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
@@ -612,11 +652,11 @@ mod tests {
     #[test]
     fn patch_members_may_be_left_out_but_only_the_webhook_url_may_be_null() {
         let body: UpdateAppBody = serde_json::from_value(json!({"webhookUrl": null})).unwrap();
-        let changes = body.try_into_domain().unwrap();
+        let changes = body.try_into_domain(&AllowCidrs::default()).unwrap();
         assert_eq!(changes.webhook_url, Some(None));
         assert_eq!(changes.name, None);
         let body: UpdateAppBody = serde_json::from_value(json!({})).unwrap();
-        assert_eq!(body.try_into_domain().unwrap(), AppChanges::default());
+        assert_eq!(body.try_into_domain(&AllowCidrs::default()).unwrap(), AppChanges::default());
         for (input, expected) in [
             (json!({"name": null}), "name"),
             (json!({"webhookEnabled": null}), "webhookEnabled"),
@@ -625,7 +665,7 @@ mod tests {
             (json!({"webhookUrl": "http://hooks.example.com"}), "webhookUrl"),
         ] {
             let body: UpdateAppBody = serde_json::from_value(input.clone()).unwrap();
-            assert_eq!(field_of(&body.try_into_domain().unwrap_err()), expected, "{input}");
+            assert_eq!(field_of(&body.try_into_domain(&AllowCidrs::default()).unwrap_err()), expected, "{input}");
         }
         assert!(serde_json::from_value::<UpdateAppBody>(json!({"colour": 1})).is_err());
     }

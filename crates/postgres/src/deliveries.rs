@@ -1,0 +1,535 @@
+//! The webhook outbox for the dispatcher ([`DeliveryStore`]) and the wake-up channel ([`listen`]).
+//!
+//! Claiming is one statement: `FOR UPDATE SKIP LOCKED` picks due rows no other dispatcher is
+//! claiming at that moment, and the lease written with them (`lease_owner`, `lease_until`) keeps
+//! them out of other claims until the attempt is recorded or the lease expires. Recording an
+//! attempt is one statement as well (the attempt row, and the delivery's change only while the
+//! lease is held), so nothing is left half-written and each takes a single round trip.
+//!
+//! Every delivery that becomes due is announced with `NOTIFY clickwrap_webhooks` by triggers (see
+//! the `webhook_dispatch` migration); [`listen`] keeps a connection LISTENing and calls back on
+//! each announcement.
+
+use std::future::Future;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use clickwrap_domain::ports::{DeliveryStore, StorageError};
+use clickwrap_domain::webhooks::dispatch::{
+    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner,
+};
+use clickwrap_domain::webhooks::history::{DeliveryPosition, DeliveryRecord};
+use clickwrap_domain::webhooks::models::{Delivery, DeliveryState};
+use clickwrap_domain::{AppId, DeliveryId, EventId, TenantId, Timestamp};
+use diesel::QueryableByName;
+use diesel::pg::Pg;
+use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
+use diesel::result::QueryResult;
+use diesel::sql_types::{Array, BigInt, Bool, Int4, Nullable, Text, Timestamptz, Untyped, Uuid as SqlUuid};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use futures_util::StreamExt;
+use time::OffsetDateTime;
+
+use crate::PgStore;
+use crate::convert::{at, i32_of, ts, u32_of};
+use crate::database::DatabaseUrl;
+use crate::errors::{corrupt, from_diesel};
+
+/// The channel the triggers NOTIFY and [`listen`] LISTENs on.
+pub const CHANNEL: &str = "clickwrap_webhooks";
+
+/// A value bound to a [`Statement`].
+enum Value {
+    Uuid(uuid::Uuid),
+    Uuids(Vec<uuid::Uuid>),
+    At(OffsetDateTime),
+    MaybeAt(Option<OffsetDateTime>),
+    Int(i32),
+    MaybeInt(Option<i32>),
+    BigInt(i64),
+    Text(String),
+    MaybeText(Option<String>),
+}
+
+impl Value {
+    fn push<'b>(&'b self, out: &mut AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        match self {
+            Value::Uuid(v) => out.push_bind_param::<SqlUuid, _>(v),
+            Value::Uuids(v) => out.push_bind_param::<Array<SqlUuid>, _>(v),
+            Value::At(v) => out.push_bind_param::<Timestamptz, _>(v),
+            Value::MaybeAt(v) => out.push_bind_param::<Nullable<Timestamptz>, _>(v),
+            Value::Int(v) => out.push_bind_param::<Int4, _>(v),
+            Value::MaybeInt(v) => out.push_bind_param::<Nullable<Int4>, _>(v),
+            Value::BigInt(v) => out.push_bind_param::<BigInt, _>(v),
+            Value::Text(v) => out.push_bind_param::<Text, _>(v),
+            Value::MaybeText(v) => out.push_bind_param::<Nullable<Text>, _>(v),
+        }
+    }
+}
+
+/// Fixed SQL with `$n` parameters, like `sql_query`, but kept as a prepared statement per
+/// connection (diesel never caches `sql_query`): the dispatcher runs the same few statements
+/// thousands of times a second, and each would otherwise cost a parse, a plan and an extra round
+/// trip. Every `$n` becomes a placeholder bound to `values[n - 1]` (one may appear several times).
+struct Statement {
+    sql: &'static str,
+    values: Vec<Value>,
+}
+
+impl Statement {
+    fn new(sql: &'static str, values: Vec<Value>) -> Self {
+        Self { sql, values }
+    }
+}
+
+impl QueryFragment<Pg> for Statement {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        let mut rest = self.sql;
+        while let Some(dollar) = rest.find('$') {
+            let (head, tail) = rest.split_at(dollar);
+            out.push_sql(head);
+            let digits = tail.bytes().skip(1).take_while(u8::is_ascii_digit).count();
+            let number = tail.get(1..=digits).and_then(|n| n.parse::<usize>().ok());
+            let value = number.and_then(|n| n.checked_sub(1)).and_then(|i| self.values.get(i)).ok_or_else(|| {
+                diesel::result::Error::QueryBuilderError(format!("no value for parameter in {:?}", self.sql).into())
+            })?;
+            value.push(&mut out)?;
+            rest = tail.get(1 + digits..).unwrap_or_default();
+        }
+        out.push_sql(rest);
+        Ok(())
+    }
+}
+
+impl QueryId for Statement {
+    type QueryId = ();
+    // Cached by its SQL text instead of a type.
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl Query for Statement {
+    type SqlType = Untyped;
+}
+
+/// What [`DeliveryRow`] reads, of `webhook_deliveries AS d`.
+macro_rules! delivery_columns {
+    () => {
+        "d.id, d.tenant_id, d.app_id, d.event_id, d.payload, d.state, d.attempts, d.next_attempt_at, \
+         d.last_attempt_at, d.last_response_status, d.created_at, d.round_attempts, d.lease_until"
+    };
+}
+
+#[derive(QueryableByName)]
+struct DeliveryRow {
+    #[diesel(sql_type = SqlUuid)]
+    id: uuid::Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    tenant_id: uuid::Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    app_id: uuid::Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    event_id: uuid::Uuid,
+    #[diesel(sql_type = Text)]
+    payload: String,
+    #[diesel(sql_type = Text)]
+    state: String,
+    #[diesel(sql_type = Int4)]
+    attempts: i32,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    next_attempt_at: Option<OffsetDateTime>,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    last_attempt_at: Option<OffsetDateTime>,
+    #[diesel(sql_type = Nullable<Int4>)]
+    last_response_status: Option<i32>,
+    #[diesel(sql_type = Timestamptz)]
+    created_at: OffsetDateTime,
+    #[diesel(sql_type = Int4)]
+    round_attempts: i32,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    lease_until: Option<OffsetDateTime>,
+}
+
+impl DeliveryRow {
+    fn into_domain(self) -> Result<Delivery, StorageError> {
+        Ok(Delivery {
+            id: DeliveryId::from_uuid(self.id),
+            tenant_id: TenantId::from_uuid(self.tenant_id),
+            app_id: AppId::from_uuid(self.app_id),
+            event_id: EventId::from_uuid(self.event_id),
+            payload: self.payload,
+            state: DeliveryState::parse(&self.state).ok_or_else(|| corrupt("delivery state", &self.state))?,
+            attempts: u32_of(self.attempts, "delivery attempts")?,
+            next_attempt_at: self.next_attempt_at.map(ts),
+            last_attempt_at: self.last_attempt_at.map(ts),
+            last_response_status: self
+                .last_response_status
+                .map(|s| u16::try_from(s).map_err(|_| corrupt("response status", s)))
+                .transpose()?,
+            created_at: ts(self.created_at),
+        })
+    }
+
+    fn into_claimed(self) -> Result<ClaimedDelivery, StorageError> {
+        let round_attempts = u32_of(self.round_attempts, "round attempts")?;
+        let lease_until = self.lease_until.map(ts).ok_or_else(|| corrupt("lease", "a claimed delivery has none"))?;
+        Ok(ClaimedDelivery { delivery: self.into_domain()?, round_attempts, lease_until })
+    }
+}
+
+#[derive(QueryableByName)]
+struct AttemptRow {
+    #[diesel(sql_type = SqlUuid)]
+    id: uuid::Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    tenant_id: uuid::Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    delivery_id: uuid::Uuid,
+    #[diesel(sql_type = Int4)]
+    attempt: i32,
+    #[diesel(sql_type = Text)]
+    request_body: String,
+    #[diesel(sql_type = Nullable<Int4>)]
+    response_status: Option<i32>,
+    #[diesel(sql_type = Nullable<Text>)]
+    response_excerpt: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    error_class: Option<String>,
+    #[diesel(sql_type = Timestamptz)]
+    started_at: OffsetDateTime,
+    #[diesel(sql_type = Int4)]
+    duration_ms: i32,
+}
+
+impl AttemptRow {
+    fn into_domain(self) -> Result<DeliveryAttempt, StorageError> {
+        Ok(DeliveryAttempt {
+            id: self.id,
+            tenant_id: TenantId::from_uuid(self.tenant_id),
+            delivery_id: DeliveryId::from_uuid(self.delivery_id),
+            number: u32_of(self.attempt, "attempt number")?,
+            request_body: self.request_body,
+            response_status: self
+                .response_status
+                .map(|s| u16::try_from(s).map_err(|_| corrupt("response status", s)))
+                .transpose()?,
+            response_excerpt: self.response_excerpt,
+            error: self
+                .error_class
+                .map(|e| AttemptError::parse(&e).ok_or_else(|| corrupt("attempt error class", &e)))
+                .transpose()?,
+            started_at: ts(self.started_at),
+            duration_ms: u32_of(self.duration_ms, "attempt duration")?,
+        })
+    }
+}
+
+#[derive(QueryableByName)]
+struct Updated {
+    #[diesel(sql_type = Bool)]
+    updated: bool,
+}
+
+#[derive(QueryableByName)]
+struct Released {
+    #[diesel(sql_type = BigInt)]
+    released: i64,
+}
+
+fn limit_i64(limit: usize) -> i64 {
+    i64::try_from(limit).unwrap_or(i64::MAX)
+}
+
+/// The attempts of `deliveries`, grouped onto their records, newest first.
+async fn with_attempts(
+    conn: &mut AsyncPgConnection,
+    tenant: TenantId,
+    rows: Vec<DeliveryRow>,
+) -> Result<Vec<DeliveryRecord>, StorageError> {
+    let deliveries: Vec<Delivery> = rows.into_iter().map(DeliveryRow::into_domain).collect::<Result<_, _>>()?;
+    if deliveries.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<uuid::Uuid> = deliveries.iter().map(|d| *d.id.as_uuid()).collect();
+    let attempts: Vec<AttemptRow> = Statement::new(
+        "SELECT id, tenant_id, delivery_id, attempt, request_body, response_status, response_excerpt, error_class, \
+         started_at, duration_ms FROM webhook_attempts WHERE tenant_id = $1 AND delivery_id = ANY($2) \
+         ORDER BY started_at DESC, attempt DESC, id DESC",
+        vec![Value::Uuid(*tenant.as_uuid()), Value::Uuids(ids)],
+    )
+    .load(conn)
+    .await
+    .map_err(from_diesel)?;
+    let mut records: Vec<DeliveryRecord> =
+        deliveries.into_iter().map(|delivery| DeliveryRecord { delivery, attempts: Vec::new() }).collect();
+    for row in attempts {
+        let attempt = row.into_domain()?;
+        if let Some(record) = records.iter_mut().find(|r| r.delivery.id == attempt.delivery_id) {
+            record.attempts.push(attempt);
+        }
+    }
+    Ok(records)
+}
+
+#[async_trait]
+impl DeliveryStore for PgStore {
+    async fn claim_due(
+        &self,
+        owner: LeaseOwner,
+        now: Timestamp,
+        lease_until: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<ClaimedDelivery>, StorageError> {
+        let mut conn = self.conn().await?;
+        let rows: Vec<DeliveryRow> = Statement::new(
+            concat!(
+                "UPDATE webhook_deliveries AS d SET lease_owner = $1, lease_until = $2 \
+                 FROM (SELECT id FROM webhook_deliveries \
+                       WHERE state = 'PENDING' AND next_attempt_at <= $3 \
+                         AND (lease_until IS NULL OR lease_until <= $3) \
+                       ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED) AS due \
+                 WHERE d.id = due.id RETURNING ",
+                delivery_columns!()
+            ),
+            vec![
+                Value::Uuid(*owner.as_uuid()),
+                Value::At(at(lease_until)),
+                Value::At(at(now)),
+                Value::BigInt(limit_i64(limit)),
+            ],
+        )
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+        rows.into_iter().map(DeliveryRow::into_claimed).collect()
+    }
+
+    async fn record_attempt(
+        &self,
+        owner: LeaseOwner,
+        attempt: &DeliveryAttempt,
+        outcome: AttemptOutcome,
+    ) -> Result<bool, StorageError> {
+        let mut conn = self.conn().await?;
+        let row: Updated = Statement::new(
+            "WITH attempt AS ( \
+                 INSERT INTO webhook_attempts (id, tenant_id, delivery_id, attempt, request_body, response_status, \
+                     response_excerpt, error_class, started_at, duration_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)), \
+             updated AS ( \
+                 UPDATE webhook_deliveries SET state = $11, next_attempt_at = $12, attempts = attempts + 1, \
+                     round_attempts = round_attempts + 1, last_attempt_at = $9, last_response_status = $6, \
+                     lease_owner = NULL, lease_until = NULL \
+                 WHERE tenant_id = $2 AND id = $3 AND lease_owner = $13 AND state = 'PENDING' \
+                 RETURNING 1) \
+             SELECT EXISTS (SELECT 1 FROM updated) AS updated",
+            vec![
+                Value::Uuid(attempt.id),
+                Value::Uuid(*attempt.tenant_id.as_uuid()),
+                Value::Uuid(*attempt.delivery_id.as_uuid()),
+                Value::Int(i32_of(attempt.number)),
+                Value::Text(attempt.request_body.clone()),
+                Value::MaybeInt(attempt.response_status.map(i32::from)),
+                Value::MaybeText(attempt.response_excerpt.clone()),
+                Value::MaybeText(attempt.error.map(|e| e.as_str().to_owned())),
+                Value::At(at(attempt.started_at)),
+                Value::Int(i32_of(attempt.duration_ms)),
+                Value::Text(outcome.state().as_str().to_owned()),
+                Value::MaybeAt(outcome.next_attempt_at().map(at)),
+                Value::Uuid(*owner.as_uuid()),
+            ],
+        )
+        .get_result(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+        Ok(row.updated)
+    }
+
+    async fn disable_leased(&self, owner: LeaseOwner, tenant: TenantId, id: DeliveryId) -> Result<bool, StorageError> {
+        let mut conn = self.conn().await?;
+        let changed = Statement::new(
+            "UPDATE webhook_deliveries SET state = 'DISABLED', next_attempt_at = NULL, lease_owner = NULL, \
+             lease_until = NULL WHERE tenant_id = $1 AND id = $2 AND lease_owner = $3 AND state = 'PENDING'",
+            vec![Value::Uuid(*tenant.as_uuid()), Value::Uuid(*id.as_uuid()), Value::Uuid(*owner.as_uuid())],
+        )
+        .execute(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+        Ok(changed > 0)
+    }
+
+    async fn release_leases(&self, owner: LeaseOwner) -> Result<u64, StorageError> {
+        let mut conn = self.conn().await?;
+        // Released deliveries are due at once: wake the other dispatchers, as the triggers do for
+        // new ones.
+        let row: Released = Statement::new(
+            "WITH released AS ( \
+                 UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL \
+                 WHERE lease_owner = $1 RETURNING state), \
+             notified AS ( \
+                 SELECT pg_notify('clickwrap_webhooks', '') \
+                 FROM (SELECT 1 FROM released WHERE state = 'PENDING' LIMIT 1) AS pending) \
+             SELECT (SELECT count(*) FROM released) AS released, (SELECT count(*) FROM notified) AS notified",
+            vec![Value::Uuid(*owner.as_uuid())],
+        )
+        .get_result(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+        u64::try_from(row.released).map_err(|_| corrupt("released count", row.released))
+    }
+
+    async fn list_deliveries(
+        &self,
+        tenant: TenantId,
+        app: AppId,
+        after: Option<&DeliveryPosition>,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, StorageError> {
+        let mut conn = self.conn().await?;
+        // The row comparison is one bound of the `webhook_deliveries_by_app` index range.
+        let statement = match after {
+            None => Statement::new(
+                concat!(
+                    "SELECT ",
+                    delivery_columns!(),
+                    " FROM webhook_deliveries AS d WHERE d.tenant_id = $1 AND d.app_id = $2 \
+                     ORDER BY d.created_at DESC, d.id DESC LIMIT $3"
+                ),
+                vec![Value::Uuid(*tenant.as_uuid()), Value::Uuid(*app.as_uuid()), Value::BigInt(limit_i64(limit))],
+            ),
+            Some(position) => Statement::new(
+                concat!(
+                    "SELECT ",
+                    delivery_columns!(),
+                    " FROM webhook_deliveries AS d WHERE d.tenant_id = $1 AND d.app_id = $2 \
+                     AND (d.created_at, d.id) < ($3, $4) ORDER BY d.created_at DESC, d.id DESC LIMIT $5"
+                ),
+                vec![
+                    Value::Uuid(*tenant.as_uuid()),
+                    Value::Uuid(*app.as_uuid()),
+                    Value::At(at(position.created_at)),
+                    Value::Uuid(*position.id.as_uuid()),
+                    Value::BigInt(limit_i64(limit)),
+                ],
+            ),
+        };
+        let rows: Vec<DeliveryRow> = statement.load(&mut conn).await.map_err(from_diesel)?;
+        with_attempts(&mut conn, tenant, rows).await
+    }
+
+    async fn find_delivery(&self, tenant: TenantId, id: DeliveryId) -> Result<Option<DeliveryRecord>, StorageError> {
+        let mut conn = self.conn().await?;
+        let rows: Vec<DeliveryRow> = Statement::new(
+            concat!(
+                "SELECT ",
+                delivery_columns!(),
+                " FROM webhook_deliveries AS d WHERE d.tenant_id = $1 AND d.id = $2"
+            ),
+            vec![Value::Uuid(*tenant.as_uuid()), Value::Uuid(*id.as_uuid())],
+        )
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+        Ok(with_attempts(&mut conn, tenant, rows).await?.into_iter().next())
+    }
+
+    async fn redeliver(&self, tenant: TenantId, id: DeliveryId, now: Timestamp) -> Result<bool, StorageError> {
+        let mut conn = self.conn().await?;
+        // In SET, `state` is the value before the update.
+        let changed = Statement::new(
+            "UPDATE webhook_deliveries SET \
+                 state = 'PENDING', \
+                 next_attempt_at = CASE WHEN state = 'PENDING' THEN LEAST(next_attempt_at, $3) ELSE $3 END, \
+                 round_attempts = CASE WHEN state = 'PENDING' THEN round_attempts ELSE 0 END, \
+                 lease_owner = CASE WHEN state = 'PENDING' THEN lease_owner END, \
+                 lease_until = CASE WHEN state = 'PENDING' THEN lease_until END \
+             WHERE tenant_id = $1 AND id = $2",
+            vec![Value::Uuid(*tenant.as_uuid()), Value::Uuid(*id.as_uuid()), Value::At(at(now))],
+        )
+        .execute(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+        Ok(changed > 0)
+    }
+}
+
+/// A connection LISTENing on [`CHANNEL`], kept up by a background task until dropped or stopped.
+#[derive(Debug)]
+pub struct DeliveryListener {
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl DeliveryListener {
+    /// Stops listening and closes the connection.
+    pub fn stop(self) {
+        self.task.abort();
+    }
+}
+
+impl Drop for DeliveryListener {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// How long a silent listener connection goes before it is checked with a query.
+const HEALTH_CHECK_EVERY: Duration = Duration::from_secs(30);
+/// How long the check, or a connection attempt, may take.
+const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
+/// The wait before reconnecting after the connection failed.
+const RECONNECT_AFTER: Duration = Duration::from_secs(1);
+
+/// Calls `on_wake` whenever a webhook delivery becomes due (a NOTIFY on [`CHANNEL`]), and once each
+/// time the listening connection is (re)established, since announcements made while it was down are
+/// lost. A dead connection is noticed (the server closed it, or a periodic check failed) and
+/// replaced. Must be called within a Tokio runtime; the listening runs on a task of its own.
+pub fn listen(url: DatabaseUrl, on_wake: impl Fn() + Send + Sync + 'static) -> DeliveryListener {
+    DeliveryListener { task: tokio::spawn(listen_loop(url, on_wake)) }
+}
+
+async fn listen_loop(url: DatabaseUrl, on_wake: impl Fn() + Send + Sync + 'static) {
+    loop {
+        match with_timeout(listening_connection(&url)).await {
+            Ok(mut conn) => {
+                on_wake();
+                let reason = serve(&mut conn, &on_wake).await;
+                tracing::warn!(%reason, "the webhook wake-up connection was lost; reconnecting");
+            }
+            Err(reason) => tracing::warn!(%url, %reason, "cannot listen for webhook wake-ups; retrying"),
+        }
+        tokio::time::sleep(RECONNECT_AFTER).await;
+    }
+}
+
+async fn listening_connection(url: &DatabaseUrl) -> Result<AsyncPgConnection, String> {
+    let mut conn = AsyncPgConnection::establish(&url.expose()).await.map_err(|e| e.to_string())?;
+    diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn).await.map_err(|e| e.to_string())?;
+    Ok(conn)
+}
+
+async fn with_timeout<T>(work: impl Future<Output = Result<T, String>>) -> Result<T, String> {
+    tokio::time::timeout(CHECK_TIMEOUT, work).await.unwrap_or_else(|_| Err("timed out".to_owned()))
+}
+
+/// Passes notifications on until the connection fails; why it did.
+async fn serve(conn: &mut AsyncPgConnection, on_wake: &(impl Fn() + Send + Sync)) -> String {
+    loop {
+        {
+            let mut notifications = std::pin::pin!(conn.notifications_stream());
+            loop {
+                match tokio::time::timeout(HEALTH_CHECK_EVERY, notifications.next()).await {
+                    Ok(Some(Ok(_))) => on_wake(),
+                    Ok(Some(Err(error))) => return error.to_string(),
+                    Ok(None) => return "the connection closed".to_owned(),
+                    // Quiet for a while: check that the connection is alive (outside the stream's borrow).
+                    Err(_) => break,
+                }
+            }
+        }
+        // Notifications that arrive meanwhile are buffered and read by the next stream.
+        let check =
+            with_timeout(async { diesel::sql_query("SELECT 1").execute(conn).await.map_err(|e| e.to_string()) });
+        if let Err(reason) = check.await {
+            return reason;
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! The receiving side: how a Rust receiver checks that a webhook comes from the service. This is
+//! the reference handler's check (the spec's "Signature rules"): take the raw body exactly as
+//! received, the `X-Service-Timestamp` and `X-Service-Signature` headers, and the app's webhook
+//! signing secret; refuse the request unless [`verify_request`] says it is fine.
+//!
+//! ```
+//! use clickwrap_webhooks::receiver::{VerifyError, verify_request};
+//! use clickwrap_domain::webhooks::signing::sign;
+//!
+//! // What the service sends (here made up on the spot):
+//! let secret = "whsec_000102030405060708090a0b0c0d0e0ff0e1d2c3b4a5968778695a4b3c2d1eff";
+//! let body = br#"{"eventType":"CLICKWRAP_EVENT_VERIFIED","data":{}}"#;
+//! let now = 1_763_795_703;
+//! let mut headers = http::HeaderMap::new();
+//! headers.insert("x-service-timestamp", now.to_string().parse().unwrap());
+//! headers.insert("x-service-signature", sign(secret.as_bytes(), now, body).parse().unwrap());
+//!
+//! // What the receiver checks, with its own clock:
+//! assert_eq!(verify_request(secret, &headers, body, now + 3), Ok(()));
+//! assert_eq!(verify_request(secret, &headers, b"{}", now), Err(VerifyError::Signature(
+//!     clickwrap_domain::webhooks::signing::WebhookSignatureError::Mismatch,
+//! )));
+//! ```
+//!
+//! Answer 200 once the event is stored (any other status makes the service try again, up to three
+//! more times), and process it idempotently, keyed on `data.clickwrapEventId`: a delivery can arrive
+//! more than once.
+
+use clickwrap_domain::webhooks::signing::{self, WebhookSignatureError};
+
+pub use clickwrap_domain::webhooks::signing::{SIGNATURE_TOLERANCE_SECS, sign};
+
+/// The header that carries `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`.
+pub const SIGNATURE_HEADER: &str = "X-Service-Signature";
+/// The header that carries the Unix time (seconds) the request was signed at.
+pub const TIMESTAMP_HEADER: &str = "X-Service-Timestamp";
+
+/// Why a received webhook is refused (answer 400 or 401; do not process it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error("the {0} header is missing")]
+    MissingHeader(&'static str),
+    /// Present more than once, or not visible ASCII.
+    #[error("the {0} header is not a single text value")]
+    InvalidHeader(&'static str),
+    #[error(transparent)]
+    Signature(#[from] WebhookSignatureError),
+}
+
+/// Checks a received webhook from its headers and raw body, against the receiver's clock `now_secs`
+/// (Unix seconds). Header names are matched in any letter case.
+pub fn verify_request(
+    secret: &str,
+    headers: &http::HeaderMap,
+    raw_body: &[u8],
+    now_secs: i64,
+) -> Result<(), VerifyError> {
+    let single = |name: &'static str| -> Result<&str, VerifyError> {
+        let mut values = headers.get_all(name).iter();
+        let value = values.next().ok_or(VerifyError::MissingHeader(name))?;
+        if values.next().is_some() {
+            return Err(VerifyError::InvalidHeader(name));
+        }
+        value.to_str().map_err(|_| VerifyError::InvalidHeader(name))
+    };
+    verify_values(secret, Some(single(SIGNATURE_HEADER)?), Some(single(TIMESTAMP_HEADER)?), raw_body, now_secs)
+}
+
+/// The same check for frameworks with other header types: pass the two header values as found.
+pub fn verify_values(
+    secret: &str,
+    signature: Option<&str>,
+    timestamp: Option<&str>,
+    raw_body: &[u8],
+    now_secs: i64,
+) -> Result<(), VerifyError> {
+    let signature = signature.ok_or(VerifyError::MissingHeader(SIGNATURE_HEADER))?;
+    let timestamp = timestamp.ok_or(VerifyError::MissingHeader(TIMESTAMP_HEADER))?;
+    signing::verify(secret.as_bytes(), signature, timestamp, raw_body, now_secs)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &str = "whsec_000102030405060708090a0b0c0d0e0ff0e1d2c3b4a5968778695a4b3c2d1eff";
+    const BODY: &[u8] = br#"{"eventType":"CLICKWRAP_EVENT_VERIFIED","data":{"clickwrapEventId":"x"}}"#;
+    const NOW: i64 = 1_763_795_703;
+
+    fn headers(timestamp: &str, signature: &str) -> http::HeaderMap {
+        let mut headers = http::HeaderMap::new();
+        headers.insert("X-Service-Timestamp", timestamp.parse().unwrap());
+        headers.insert("x-service-signature", signature.parse().unwrap());
+        headers
+    }
+
+    #[test]
+    fn accepts_what_the_service_signs() {
+        let signature = sign(SECRET.as_bytes(), NOW, BODY);
+        assert_eq!(verify_request(SECRET, &headers(&NOW.to_string(), &signature), BODY, NOW + 300), Ok(()));
+    }
+
+    #[test]
+    fn refuses_everything_else() {
+        let signature = sign(SECRET.as_bytes(), NOW, BODY);
+        let good = headers(&NOW.to_string(), &signature);
+        let other = "whsec_ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff";
+        assert_eq!(
+            verify_request(other, &good, BODY, NOW),
+            Err(VerifyError::Signature(WebhookSignatureError::Mismatch))
+        );
+        assert_eq!(
+            verify_request(SECRET, &good, BODY, NOW + 301),
+            Err(VerifyError::Signature(WebhookSignatureError::Stale))
+        );
+        assert_eq!(
+            verify_request(SECRET, &http::HeaderMap::new(), BODY, NOW),
+            Err(VerifyError::MissingHeader(SIGNATURE_HEADER))
+        );
+        let mut twice = good.clone();
+        twice.append("x-service-signature", signature.parse().unwrap());
+        assert_eq!(verify_request(SECRET, &twice, BODY, NOW), Err(VerifyError::InvalidHeader(SIGNATURE_HEADER)));
+        let later = headers(&(NOW + 1).to_string(), &signature);
+        assert_eq!(
+            verify_request(SECRET, &later, BODY, NOW),
+            Err(VerifyError::Signature(WebhookSignatureError::Mismatch)),
+            "the timestamp is signed too"
+        );
+        assert_eq!(
+            verify_values(SECRET, Some(&signature), None, BODY, NOW),
+            Err(VerifyError::MissingHeader(TIMESTAMP_HEADER))
+        );
+    }
+}
