@@ -15,8 +15,9 @@ use clickwrap_http::problem::ApiError;
 use clickwrap_http::{ApiState, api};
 use clickwrap_postgres::PgStore;
 use clickwrap_postgres::database::{self, DatabaseError, PoolSettings};
-use clickwrap_webhooks::{Dispatcher, DispatcherConfig};
+use clickwrap_webhooks::{Dispatcher, DispatcherConfig, RunningDispatcher};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use tokio::sync::watch;
 
 use crate::config::Config;
@@ -118,7 +119,9 @@ pub(crate) async fn serve(
         .map_err(|e| StartError::Other(format!("the webhook dispatcher could not start: {e}")))?;
     let waker = dispatcher.waker();
     let listener = clickwrap_postgres::deliveries::listen(config.database_url.clone(), move || waker.wake());
-    let dispatcher = dispatcher.start();
+    // Shared with /metrics while serving, taken out for the graceful stop.
+    let dispatcher = Arc::new(Mutex::new(Some(dispatcher.start())));
+    let webhook_stats = WebhookStats(dispatcher.clone());
 
     let state = web::Data::new(ApiState {
         service,
@@ -140,6 +143,7 @@ pub(crate) async fn serve(
             extra(config);
         })
         .app_data(metrics.clone())
+        .app_data(web::Data::new(webhook_stats.clone()))
         .wrap(from_fn(telemetry::requests))
     })
     .shutdown_timeout(30)
@@ -152,9 +156,16 @@ pub(crate) async fn serve(
 
     tracing::info!("stopping background work");
     let _ = stop_background.send(true);
-    let report = dispatcher.shutdown().await;
+    let running = dispatcher.lock().ok().and_then(|mut slot| slot.take());
+    if let Some(running) = running {
+        let report = running.shutdown().await;
+        tracing::info!(
+            leases_released = report.leases_released,
+            cut_off = report.cut_off,
+            "webhook dispatcher stopped"
+        );
+    }
     listener.stop();
-    tracing::info!(leases_released = report.leases_released, cut_off = report.cut_off, "webhook dispatcher stopped");
     let _ = purge.await;
     tracing::info!("stopped");
     Ok(())
@@ -181,13 +192,21 @@ fn system_routes(config: &mut web::ServiceConfig, store: PgStore) {
         .configure(clickwrap_http::openapi::configure);
 }
 
-async fn metrics(metrics: web::Data<Metrics>, store: web::Data<PgStore>) -> HttpResponse {
+/// The running webhook dispatcher, for its counters.
+#[derive(Debug, Clone)]
+pub(crate) struct WebhookStats(Arc<Mutex<Option<RunningDispatcher>>>);
+
+async fn metrics(
+    metrics: web::Data<Metrics>,
+    store: web::Data<PgStore>,
+    webhooks: web::Data<WebhookStats>,
+) -> HttpResponse {
     let status = store.pool().status();
-    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(metrics.render((
-        status.size,
-        status.available,
-        status.max_size,
-    )))
+    let mut text = metrics.render((status.size, status.available, status.max_size));
+    if let Some(stats) = webhooks.0.lock().ok().and_then(|slot| slot.as_ref().map(RunningDispatcher::stats)) {
+        text.push_str(&crate::metrics::render_webhooks(&stats));
+    }
+    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(text)
 }
 
 /// Old rate-limit windows are deleted every ten minutes.

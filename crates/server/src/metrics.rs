@@ -91,6 +91,26 @@ impl Metrics {
     }
 }
 
+/// The webhook dispatcher's counters since start.
+pub(crate) fn render_webhooks(stats: &clickwrap_webhooks::DispatcherStats) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# HELP clickwrap_webhook_attempts_total Webhook delivery attempts made by this instance.");
+    let _ = writeln!(out, "# TYPE clickwrap_webhook_attempts_total counter");
+    let _ = writeln!(out, "clickwrap_webhook_attempts_total {}", stats.attempts);
+    let _ = writeln!(
+        out,
+        "# HELP clickwrap_webhook_deliveries_total Webhook deliveries finished by this instance, by outcome."
+    );
+    let _ = writeln!(out, "# TYPE clickwrap_webhook_deliveries_total counter");
+    for (outcome, count) in [("delivered", stats.delivered), ("failed", stats.failed), ("disabled", stats.disabled)] {
+        let _ = writeln!(out, "clickwrap_webhook_deliveries_total{{outcome=\"{outcome}\"}} {count}");
+    }
+    let _ = writeln!(out, "# HELP clickwrap_webhook_in_flight Webhook attempts in flight.");
+    let _ = writeln!(out, "# TYPE clickwrap_webhook_in_flight gauge");
+    let _ = writeln!(out, "clickwrap_webhook_in_flight {}", stats.in_flight);
+    out
+}
+
 fn escape(label: &str) -> String {
     label.replace('\\', "\\\\").replace('"', "\\\"")
 }
