@@ -176,6 +176,26 @@ impl DeliveryRow {
     }
 }
 
+/// The latest delivery of an event (for the event's details), read like every other delivery.
+pub(crate) async fn latest_for_event(
+    conn: &mut AsyncPgConnection,
+    tenant: TenantId,
+    event: EventId,
+) -> Result<Option<Delivery>, StorageError> {
+    let rows: Vec<DeliveryRow> = Statement::new(
+        concat!(
+            "SELECT ",
+            delivery_columns!(),
+            " FROM webhook_deliveries AS d WHERE d.tenant_id = $1 AND d.event_id = $2 ORDER BY d.created_at DESC LIMIT 1"
+        ),
+        vec![Value::Uuid(*tenant.as_uuid()), Value::Uuid(*event.as_uuid())],
+    )
+    .load(conn)
+    .await
+    .map_err(from_diesel)?;
+    rows.into_iter().next().map(DeliveryRow::into_domain).transpose()
+}
+
 #[derive(QueryableByName)]
 struct AttemptRow {
     #[diesel(sql_type = SqlUuid)]

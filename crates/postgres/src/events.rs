@@ -12,8 +12,8 @@ use clickwrap_domain::ports::{
 };
 use clickwrap_domain::templates::customizations::AgreementMode;
 use clickwrap_domain::templates::versioning::VersionNumber;
-use clickwrap_domain::webhooks::models::{Delivery, DeliveryState};
-use clickwrap_domain::{AppId, DeliveryId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
+use clickwrap_domain::webhooks::models::Delivery;
+use clickwrap_domain::{AppId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
 use diesel::expression::{
     AppearsOnTable, Expression, SelectableExpression, TypedExpressionType, ValidGrouping, is_aggregate,
 };
@@ -128,7 +128,8 @@ fn status(text: &str) -> Result<EventStatus, StorageError> {
     EventStatus::parse(text).ok_or_else(|| corrupt("event status", text))
 }
 
-#[derive(Queryable, Selectable, Insertable)]
+/// The outbox row as the verification writes it (the dispatcher's side reads it in `deliveries.rs`).
+#[derive(Insertable)]
 #[diesel(table_name = webhook_deliveries, check_for_backend(diesel::pg::Pg))]
 struct DeliveryRow {
     id: uuid::Uuid,
@@ -159,25 +160,6 @@ impl DeliveryRow {
             last_response_status: d.last_response_status.map(i32::from),
             created_at: at(d.created_at),
         }
-    }
-
-    fn into_domain(self) -> Result<Delivery, StorageError> {
-        Ok(Delivery {
-            id: DeliveryId::from_uuid(self.id),
-            tenant_id: TenantId::from_uuid(self.tenant_id),
-            app_id: AppId::from_uuid(self.app_id),
-            event_id: EventId::from_uuid(self.event_id),
-            payload: self.payload,
-            state: DeliveryState::parse(&self.state).ok_or_else(|| corrupt("delivery state", &self.state))?,
-            attempts: u32_of(self.attempts, "attempts")?,
-            next_attempt_at: self.next_attempt_at.map(ts),
-            last_attempt_at: self.last_attempt_at.map(ts),
-            last_response_status: self
-                .last_response_status
-                .map(|s| u16::try_from(s).map_err(|_| corrupt("response status", s)))
-                .transpose()?,
-            created_at: ts(self.created_at),
-        })
     }
 }
 
@@ -638,15 +620,6 @@ impl EventStore for PgStore {
         event: EventId,
     ) -> Result<Option<Delivery>, StorageError> {
         let mut conn = self.conn().await?;
-        let row: Option<DeliveryRow> = webhook_deliveries::table
-            .filter(webhook_deliveries::tenant_id.eq(tenant.as_uuid()))
-            .filter(webhook_deliveries::event_id.eq(event.as_uuid()))
-            .order(webhook_deliveries::created_at.desc())
-            .select(DeliveryRow::as_select())
-            .first(&mut conn)
-            .await
-            .optional()
-            .map_err(from_diesel)?;
-        row.map(DeliveryRow::into_domain).transpose()
+        crate::deliveries::latest_for_event(&mut conn, tenant, event).await
     }
 }
