@@ -10,7 +10,7 @@ use clickwrap_domain::tenants::models::Tenant;
 
 use crate::ApiState;
 use crate::problem::ApiError;
-use crate::query::QueryParams;
+use crate::query::carries_credentials;
 
 /// The app of a server-side request, authenticated by its App ID and App Key headers.
 #[derive(Debug)]
@@ -35,7 +35,7 @@ impl FromRequest for AuthenticatedApp {
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         let request = request.clone();
         Box::pin(async move {
-            if QueryParams::parse(request.query_string()).carries_credentials() {
+            if carries_credentials(request.query_string()) {
                 return Err(ApiError::unauthorized(
                     "credentials belong in the X-APP-ID and X-APP-KEY headers, never in the query string",
                 ));

@@ -4,7 +4,7 @@ use std::net::IpAddr;
 
 use actix_web::HttpRequest;
 
-pub use clickwrap_domain::webhooks::cidr::{Cidr, InvalidCidr};
+use clickwrap_domain::webhooks::cidr::Cidr;
 
 /// The proxies whose `X-Forwarded-For` is believed.
 #[derive(Debug, Clone, Default)]

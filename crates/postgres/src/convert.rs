@@ -33,3 +33,7 @@ pub(crate) fn i32_of(value: u32) -> i32 {
 pub(crate) fn hash32(bytes: &[u8], what: &str) -> Result<[u8; 32], StorageError> {
     bytes.try_into().map_err(|_| corrupt(what, format!("{} bytes", bytes.len())))
 }
+
+pub(crate) fn limit_i64(limit: usize) -> i64 {
+    i64::try_from(limit).unwrap_or(i64::MAX)
+}

@@ -31,7 +31,7 @@ use futures_util::StreamExt;
 use time::OffsetDateTime;
 
 use crate::PgStore;
-use crate::convert::{at, i32_of, ts, u32_of};
+use crate::convert::{at, i32_of, limit_i64, ts, u32_of};
 use crate::database::DatabaseUrl;
 use crate::errors::{corrupt, from_diesel};
 
@@ -253,10 +253,6 @@ struct Updated {
 struct Released {
     #[diesel(sql_type = BigInt)]
     released: i64,
-}
-
-fn limit_i64(limit: usize) -> i64 {
-    i64::try_from(limit).unwrap_or(i64::MAX)
 }
 
 /// The attempts of `deliveries`, grouped onto their records, newest first.

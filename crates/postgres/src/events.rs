@@ -24,7 +24,7 @@ use diesel::sql_types::{Bool, Nullable, SqlType, Text, Timestamptz, Uuid as SqlU
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::PgStore;
-use crate::convert::{at, count_i64, hash32, i32_of, ts, u32_of};
+use crate::convert::{at, count_i64, hash32, i32_of, limit_i64, ts, u32_of};
 use crate::errors::{corrupt, from_diesel};
 use crate::schema::{
     certificates, clickwrap_events as events, event_contents, re_accept_requests, usage_counters, webhook_deliveries,
@@ -521,8 +521,7 @@ impl EventStore for PgStore {
         if let Some(position) = after {
             query = query.filter(After { action_at: at(position.action_at), id: *position.event_id.as_uuid() });
         }
-        let query =
-            query.order((events::action_at.desc(), events::id.desc())).limit(i64::try_from(limit).unwrap_or(i64::MAX));
+        let query = query.order((events::action_at.desc(), events::id.desc())).limit(limit_i64(limit));
         load_events(&mut conn, query).await
     }
 

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
-use clickwrap_http::client_ip::Cidr;
+use clickwrap_domain::webhooks::cidr::Cidr;
 use clickwrap_postgres::database::DatabaseUrl;
 
 pub(crate) const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/clickwrap";

@@ -16,20 +16,21 @@ struct Histogram {
     count: u64,
 }
 
+/// (method, route pattern).
+type RouteKey = (String, String);
+
 #[derive(Debug, Default)]
 pub(crate) struct Metrics {
-    requests: Mutex<BTreeMap<(String, String, u16), u64>>,
-    latency: Mutex<BTreeMap<(String, String), Histogram>>,
+    requests: Mutex<BTreeMap<(RouteKey, u16), u64>>,
+    latency: Mutex<BTreeMap<RouteKey, Histogram>>,
 }
 
 impl Metrics {
     pub(crate) fn observe_request(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
+        // One owned key per request, shared by the counter and the histogram.
         let key = (method.to_owned(), route.to_owned());
-        if let Ok(mut requests) = self.requests.lock() {
-            *requests.entry((key.0.clone(), key.1.clone(), status)).or_default() += 1;
-        }
         if let Ok(mut latency) = self.latency.lock() {
-            let histogram = latency.entry(key).or_default();
+            let histogram = latency.entry(key.clone()).or_default();
             let seconds = elapsed.as_secs_f64();
             for (bound, count) in BUCKETS.iter().zip(histogram.counts.iter_mut()) {
                 if seconds <= *bound {
@@ -38,6 +39,9 @@ impl Metrics {
             }
             histogram.sum += seconds;
             histogram.count += 1;
+        }
+        if let Ok(mut requests) = self.requests.lock() {
+            *requests.entry((key, status)).or_default() += 1;
         }
     }
 
@@ -48,7 +52,7 @@ impl Metrics {
         let _ = writeln!(out, "# TYPE clickwrap_http_requests_total counter");
         let mut verifications = BTreeMap::<u16, u64>::new();
         if let Ok(requests) = self.requests.lock() {
-            for ((method, route, status), count) in requests.iter() {
+            for (((method, route), status), count) in requests.iter() {
                 let _ = writeln!(
                     out,
                     "clickwrap_http_requests_total{{method=\"{method}\",route=\"{}\",status=\"{status}\"}} {count}",

@@ -240,13 +240,19 @@ impl ClickwrapService {
         only: Option<TemplateId>,
     ) -> Result<ConsentStatusView, StatusError> {
         let now = self.now();
-        let mut servable = self.servable_templates(app, now).await?;
-        if let Some(id) = only {
-            servable.retain(|(template, _)| template.id == id);
-            if servable.is_empty() {
-                return Err(StatusError::TemplateNotFound);
+        let servable = match only {
+            // One template asked for: load just that one.
+            Some(id) => {
+                let template = self.tenant_template(app, id).await.map_err(|e| match e {
+                    super::service::ClickwrapQueryError::NotFound(_) => StatusError::TemplateNotFound,
+                    super::service::ClickwrapQueryError::Storage(e) => StatusError::Storage(e),
+                })?;
+                let version =
+                    template.servable_version(app.id, now).map_err(|_| StatusError::TemplateNotFound)?.clone();
+                vec![(template, version)]
             }
-        }
+            None => self.servable_templates(app, now).await?,
+        };
         let mut items = Vec::with_capacity(servable.len());
         for (template, version) in servable {
             let snapshot =
@@ -293,11 +299,8 @@ impl ClickwrapService {
         let mut results = Vec::with_capacity(end_users.len() * templates.len());
         for template_id in templates {
             let template = self.ports.templates.find_template(app.tenant_id, *template_id).await?;
-            let major = template
-                .as_ref()
-                .filter(|t| t.is_available_to(app.id))
-                .and_then(|t| t.effective_version(now))
-                .map(|v| v.number.major);
+            // The same rule as every other consent path: disabled or unlinked templates are skipped.
+            let major = template.as_ref().and_then(|t| t.servable_version(app.id, now).ok()).map(|v| v.number.major);
             for end_user in end_users {
                 let outcome = match major {
                     Some(major) => {

@@ -151,7 +151,7 @@ impl ClickwrapService {
         check: &ClickwrapCheck,
     ) -> Result<ClickwrapView, ClickwrapQueryError> {
         let now = self.now();
-        let template = self.servable_template(app, check.template_id).await?;
+        let template = self.tenant_template(app, check.template_id).await?;
         let version = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
         let rendered = render_version(&template, version, &check.language, &check.placeholders)?;
         let snapshot = self
@@ -176,8 +176,8 @@ impl ClickwrapService {
         query: &ContentQuery,
     ) -> Result<RenderedVersion, ClickwrapQueryError> {
         let now = self.now();
-        let template = self.servable_template(app, query.template_id).await?;
-        template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
+        let template = self.tenant_template(app, query.template_id).await?;
+        let effective = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
         let wanted = match (query.version, &query.end_user_id) {
             (Some(number), _) => Some(number),
             (None, Some(user)) => {
@@ -189,7 +189,7 @@ impl ClickwrapService {
         let version = match wanted {
             // Any version that has been in force may be shown; a Scheduled one is not served.
             Some(number) => template.version(number).filter(|v| v.effective_at <= now),
-            None => template.effective_version(now),
+            None => Some(effective),
         }
         .ok_or(TemplateNotFound)?;
         Ok(render_version(&template, version, &query.language, &query.placeholders)?)
@@ -202,7 +202,7 @@ impl ClickwrapService {
         template_id: TemplateId,
         language: &LanguagePreference,
     ) -> Result<(Customizations, Language, DialogTexts), ClickwrapQueryError> {
-        let template = self.servable_template(app, template_id).await?;
+        let template = self.tenant_template(app, template_id).await?;
         let version = template.servable_version(app.id, self.now()).map_err(|_| TemplateNotFound)?;
         let language = language.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
         let texts = template.customizations.texts_for(language);
@@ -220,13 +220,11 @@ impl ClickwrapService {
         }
         let presented_at = action.presented_at.min(now);
 
-        let template = self.servable_template(app, action.template_id).await?;
+        let template = self.tenant_template(app, action.template_id).await?;
         template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
         let version = shown_version(&template, action.version, presented_at, now)?;
-        let html =
-            version.content.get(&action.language).ok_or(RecordActionError::LanguageNotAvailable(action.language))?;
-        let content = render(html, &action.placeholders);
-        let content_hash = ContentHash::of(&content);
+        let (content, content_hash) = render_in(version, action.language, &action.placeholders)
+            .ok_or(RecordActionError::LanguageNotAvailable(action.language))?;
         if content_hash != action.content_hash {
             return Err(RecordActionError::ContentMismatch);
         }
@@ -319,10 +317,9 @@ impl ClickwrapService {
         }
     }
 
-    /// The template of the app's tenant, if the app may use it at all (enabled and linked).
-    pub(crate) async fn servable_template(&self, app: &App, id: TemplateId) -> Result<Template, ClickwrapQueryError> {
-        let template = self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?;
-        if template.enabled && template.is_available_to(app.id) { Ok(template) } else { Err(TemplateNotFound.into()) }
+    /// The template of the app's tenant; whether the app may be served it is `servable_version`'s call.
+    pub(super) async fn tenant_template(&self, app: &App, id: TemplateId) -> Result<Template, ClickwrapQueryError> {
+        Ok(self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?)
     }
 }
 
@@ -360,17 +357,28 @@ fn render_version(
     placeholders: &PlaceholderValues,
 ) -> Result<RenderedVersion, TemplateNotFound> {
     let language = wish.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
-    let html = version.content.get(&language).ok_or(TemplateNotFound)?;
-    let content = render(html, placeholders);
+    let (content, content_hash) = render_in(version, language, placeholders).ok_or(TemplateNotFound)?;
     Ok(RenderedVersion {
         template_id: template.id,
         name: template.name.as_str().to_owned(),
         version: version.number,
         effective_at: version.effective_at,
         language,
-        content_hash: ContentHash::of(&content),
+        content_hash,
         content,
     })
+}
+
+/// The content of a version in one language with the placeholders filled, and its hash. The one
+/// place both are made, so what GET shows and what POST checks can never differ.
+fn render_in(
+    version: &TemplateVersion,
+    language: Language,
+    placeholders: &PlaceholderValues,
+) -> Option<(String, ContentHash)> {
+    let content = render(version.content.get(&language)?, placeholders);
+    let hash = ContentHash::of(&content);
+    Some((content, hash))
 }
 
 fn inline_label(texts: &DialogTexts, name: &str) -> String {

@@ -55,11 +55,6 @@ pub fn at(rfc3339: &str) -> Timestamp {
     Timestamp::parse_rfc3339(rfc3339).expect("a valid RFC 3339 timestamp")
 }
 
-/// `base_time()` moved by `millis` milliseconds.
-pub fn base_plus_millis(millis: i64) -> Timestamp {
-    base_time().saturating_add(Duration::milliseconds(millis))
-}
-
 /// `base_time()` moved by `seconds` seconds.
 pub fn base_plus_secs(seconds: i64) -> Timestamp {
     base_time().saturating_add(Duration::seconds(seconds))

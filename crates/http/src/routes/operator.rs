@@ -6,7 +6,6 @@
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
-use clickwrap_domain::consent::queries::PageLimit;
 use clickwrap_domain::{AppId, DeliveryId, TemplateId, Timestamp};
 use serde_json::Value;
 
@@ -310,14 +309,7 @@ async fn list_deliveries(
     request: HttpRequest,
 ) -> ApiResult<HttpResponse> {
     let query = QueryParams::parse(request.query_string());
-    let limit = match query.get("limit")? {
-        None => PageLimit::DEFAULT,
-        Some(text) => text
-            .parse::<i64>()
-            .ok()
-            .and_then(|n| PageLimit::parse(n).ok())
-            .ok_or_else(|| ApiError::invalid_field("limit", "must be an integer from 1 to 100"))?,
-    };
+    let limit = wire::events::page_limit(&query)?;
     let cursor = query.get("nextPageCursor")?;
     let page =
         state.service.list_webhook_deliveries(&*state.deliveries, tenant.id, app_id(&path)?, cursor, limit).await?;

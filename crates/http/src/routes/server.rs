@@ -31,7 +31,7 @@ struct VerifyBody {
     service_signature: String,
 }
 
-/// The query string of a server-side route may not carry credentials: 401 even with good headers.
+/// The query string of a server-side route (credentials in it were refused by the extractor).
 fn query(request: &HttpRequest) -> QueryParams {
     QueryParams::parse(request.query_string())
 }

@@ -80,6 +80,18 @@ pub(crate) struct ListQuery {
     pub(crate) limit: PageLimit,
 }
 
+/// The `limit` of a paged list: 1 to 100, default 20.
+pub(crate) fn page_limit(query: &QueryParams) -> ApiResult<PageLimit> {
+    match query.get("limit")? {
+        None => Ok(PageLimit::DEFAULT),
+        Some(text) => text
+            .parse::<i64>()
+            .ok()
+            .and_then(|n| PageLimit::parse(n).ok())
+            .ok_or_else(|| ApiError::invalid_field("limit", "must be an integer from 1 to 100")),
+    }
+}
+
 pub(crate) fn list_query(query: &QueryParams) -> ApiResult<ListQuery> {
     let status = query.parsed("clickwrapEventStatus", |s| Action::parse(s).ok_or("must be ACCEPTED or DECLINED"))?;
     let filter = EventFilter {
@@ -89,14 +101,7 @@ pub(crate) fn list_query(query: &QueryParams) -> ApiResult<ListQuery> {
         from: query.parsed("from", Timestamp::parse_rfc3339)?,
         to: query.parsed("to", Timestamp::parse_rfc3339)?,
     };
-    let limit = match query.get("limit")? {
-        None => PageLimit::DEFAULT,
-        Some(text) => text
-            .parse::<i64>()
-            .ok()
-            .and_then(|n| PageLimit::parse(n).ok())
-            .ok_or_else(|| ApiError::invalid_field("limit", "must be an integer from 1 to 100"))?,
-    };
+    let limit = page_limit(query)?;
     let cursor = match query.get("nextPageCursor")? {
         Some("") => return Err(ApiError::bad_request("INVALID_CURSOR", "nextPageCursor is not valid for this list")),
         other => other.map(str::to_owned),
