@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
-use diesel_async::pooled_connection::AsyncDieselConnectionManager;
 use diesel_async::pooled_connection::deadpool::Pool;
+use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
@@ -189,7 +189,12 @@ pub type PgPool = Pool<AsyncPgConnection>;
 
 /// A pool of connections. Connections are opened lazily, on first use.
 pub fn pool(url: &DatabaseUrl, settings: PoolSettings) -> Result<PgPool, DatabaseError> {
-    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(url.expose());
+    // Fast recycling: a pooled connection is handed out without a `SELECT 1` first (that would be a
+    // round trip, and a statement to parse, on every checkout). A connection that died in the pool
+    // fails its next query, is marked broken and is not returned to the pool.
+    let mut config = ManagerConfig::default();
+    config.recycling_method = RecyclingMethod::Fast;
+    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url.expose(), config);
     Pool::builder(manager)
         .max_size(settings.max_size)
         .wait_timeout(Some(settings.wait_timeout))

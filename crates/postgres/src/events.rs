@@ -26,10 +26,10 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use crate::PgStore;
 use crate::convert::{at, count_i64, hash32, i32_of, limit_i64, ts, u32_of};
 use crate::errors::{corrupt, from_diesel};
-use crate::schema::{
-    certificates, clickwrap_events as events, event_contents, re_accept_requests, usage_counters, webhook_deliveries,
-};
+use crate::schema::{certificates, clickwrap_events as events, event_contents, re_accept_requests, webhook_deliveries};
+use crate::statement::{Statement, Value};
 use crate::tenants::period_usage;
+use futures_util::future::{try_join, try_join3};
 
 /// Verifications of one tenant spread their usage count over this many rows.
 const USAGE_SHARDS: u8 = 16;
@@ -37,8 +37,10 @@ const USAGE_SHARDS: u8 = 16;
 /// lock) so the quota is exact; above it they run side by side.
 const QUOTA_EXACT_MARGIN: i64 = 64;
 
+// `treat_none_as_default_value = false`: a `None` is bound as NULL rather than written as DEFAULT,
+// so the INSERT is the same statement every time and stays prepared.
 #[derive(Queryable, Selectable, Insertable)]
-#[diesel(table_name = events, check_for_backend(diesel::pg::Pg))]
+#[diesel(table_name = events, check_for_backend(diesel::pg::Pg), treat_none_as_default_value = false)]
 struct EventRow {
     id: uuid::Uuid,
     tenant_id: uuid::Uuid,
@@ -130,7 +132,7 @@ fn status(text: &str) -> Result<EventStatus, StorageError> {
 
 /// The outbox row as the verification writes it (the dispatcher's side reads it in `deliveries.rs`).
 #[derive(Insertable)]
-#[diesel(table_name = webhook_deliveries, check_for_backend(diesel::pg::Pg))]
+#[diesel(table_name = webhook_deliveries, check_for_backend(diesel::pg::Pg), treat_none_as_default_value = false)]
 struct DeliveryRow {
     id: uuid::Uuid,
     tenant_id: uuid::Uuid,
@@ -354,21 +356,20 @@ impl AppearsOnTable<events::table> for After {}
 impl SelectableExpression<events::table> for After {}
 
 /// Counts one verified event, on a shard chosen by the event id so concurrent ones rarely collide.
-async fn count_usage(conn: &mut AsyncPgConnection, record: &VerificationRecord) -> QueryResult<()> {
+async fn count_usage(mut conn: &AsyncPgConnection, record: &VerificationRecord) -> QueryResult<()> {
     let shard = record.event.id.as_bytes().last().map_or(0, |b| b % USAGE_SHARDS);
-    diesel::insert_into(usage_counters::table)
-        .values((
-            usage_counters::tenant_id.eq(record.event.tenant_id.as_uuid()),
-            usage_counters::period_start.eq(at(record.period.start)),
-            usage_counters::shard.eq(i16::from(shard)),
-            usage_counters::events.eq(1i64),
-        ))
-        .on_conflict((usage_counters::tenant_id, usage_counters::period_start, usage_counters::shard))
-        .do_update()
-        .set(usage_counters::events.eq(usage_counters::events + 1i64))
-        .execute(conn)
-        .await
-        .map(|_| ())
+    Statement::new(
+        "INSERT INTO usage_counters (tenant_id, period_start, shard, events) VALUES ($1, $2, $3, 1) \
+         ON CONFLICT (tenant_id, period_start, shard) DO UPDATE SET events = usage_counters.events + 1",
+        vec![
+            Value::Uuid(*record.event.tenant_id.as_uuid()),
+            Value::At(at(record.period.start)),
+            Value::SmallInt(i16::from(shard)),
+        ],
+    )
+    .execute(&mut conn)
+    .await
+    .map(|_| ())
 }
 
 /// Whether one more verification fits the quota, exactly: near the limit the tenant's
@@ -408,15 +409,17 @@ impl EventStore for PgStore {
         let mut conn = self.conn().await?;
         let row = EventRow::from_domain(event);
         conn.transaction::<_, diesel::result::Error, _>(async |conn| {
-            diesel::insert_into(event_contents::table)
+            // Both statements are sent at once (pipelined); PostgreSQL still runs them in order.
+            let mut shared: &AsyncPgConnection = conn;
+            let content = diesel::insert_into(event_contents::table)
                 .values((
                     event_contents::content_hash.eq(event.content_hash.as_str()),
                     event_contents::content.eq(&event.content),
                 ))
                 .on_conflict_do_nothing()
-                .execute(conn)
-                .await?;
-            diesel::insert_into(events::table).values(&row).execute(conn).await?;
+                .execute(&mut shared);
+            let event = diesel::insert_into(events::table).values(&row).execute(&mut shared);
+            try_join(content, event).await?;
             Ok(())
         })
         .await
@@ -448,13 +451,16 @@ impl EventStore for PgStore {
         let outcome = conn
             .transaction::<_, CommitFailure, _>(async |conn| {
                 // Verified at most once: only an UNVERIFIED row is updated.
-                let updated = diesel::update(
-                    events::table
-                        .filter(events::tenant_id.eq(event.tenant_id.as_uuid()))
-                        .filter(events::id.eq(event.id.as_uuid()))
-                        .filter(events::status.eq(EventStatus::Unverified.as_str())),
+                let updated = Statement::new(
+                    "UPDATE clickwrap_events SET status = $3, verified_at = $4 \
+                     WHERE tenant_id = $1 AND id = $2 AND status = 'UNVERIFIED'",
+                    vec![
+                        Value::Uuid(*event.tenant_id.as_uuid()),
+                        Value::Uuid(*event.id.as_uuid()),
+                        Value::Text(event.status.as_str().to_owned()),
+                        Value::MaybeAt(event.verified_at.map(at)),
+                    ],
                 )
-                .set((events::status.eq(event.status.as_str()), events::verified_at.eq(event.verified_at.map(at))))
                 .execute(conn)
                 .await?;
                 if updated == 0 {
@@ -475,11 +481,19 @@ impl EventStore for PgStore {
                 if !quota_allows(conn, record).await? {
                     return Err(CommitFailure::QuotaExceeded);
                 }
-                if let Some(certificate) = &certificate {
-                    diesel::insert_into(certificates::table).values(certificate.clone()).execute(conn).await?;
-                }
-                diesel::insert_into(webhook_deliveries::table).values(&delivery).execute(conn).await?;
-                count_usage(conn, record).await?;
+                // The three writes are sent at once (pipelined); PostgreSQL still runs them in order.
+                let mut shared: &AsyncPgConnection = conn;
+                let certificate = certificate
+                    .as_ref()
+                    .map(|row| diesel::insert_into(certificates::table).values(row.clone()).execute(&mut shared));
+                let certificate = async {
+                    match certificate {
+                        Some(insert) => insert.await,
+                        None => Ok(0),
+                    }
+                };
+                let delivery = diesel::insert_into(webhook_deliveries::table).values(&delivery).execute(&mut shared);
+                try_join3(certificate, delivery, count_usage(shared, record)).await?;
                 Ok(())
             })
             .await;
@@ -533,14 +547,18 @@ impl EventStore for PgStore {
         major: u32,
     ) -> Result<ConsentSnapshot, StorageError> {
         let mut conn = self.conn().await?;
-        let row: SnapshotRow = diesel::sql_query(SNAPSHOT_SQL)
-            .bind::<SqlUuid, _>(*tenant.as_uuid())
-            .bind::<Text, _>(end_user.as_str())
-            .bind::<SqlUuid, _>(*template.as_uuid())
-            .bind::<diesel::sql_types::Int4, _>(i32_of(major))
-            .get_result(&mut conn)
-            .await
-            .map_err(from_diesel)?;
+        let row: SnapshotRow = Statement::new(
+            SNAPSHOT_SQL,
+            vec![
+                Value::Uuid(*tenant.as_uuid()),
+                Value::Text(end_user.as_str().to_owned()),
+                Value::Uuid(*template.as_uuid()),
+                Value::Int(i32_of(major)),
+            ],
+        )
+        .get_result(&mut conn)
+        .await
+        .map_err(from_diesel)?;
         row.into_domain(major)
     }
 

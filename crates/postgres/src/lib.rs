@@ -7,6 +7,7 @@
 mod convert;
 mod errors;
 mod schema;
+mod statement;
 
 mod apps;
 mod demo;
