@@ -20,6 +20,7 @@ pub mod contract;
 pub mod memory;
 pub mod ports;
 pub mod service;
+pub mod serving_cache;
 pub mod system;
 
 pub mod end_user;

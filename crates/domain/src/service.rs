@@ -15,6 +15,7 @@ use crate::ports::{
     TemplateStore, TenantStore, WebhookTargetGuard,
 };
 use crate::secrets::{AppKey, OperatorToken};
+use crate::serving_cache::{AppsForgetOnWrite, ServingCaches, TemplatesForgetOnWrite};
 use crate::tenants::models::Tenant;
 
 /// Every port the use cases call.
@@ -73,6 +74,9 @@ pub struct Settings {
     pub presented_at_skew: Duration,
     /// How old a client's `presentedAt` may be.
     pub presented_at_max_age: Duration,
+    /// How long the public endpoints may serve an app or template from memory (see
+    /// [`crate::serving_cache`]); zero turns the caches off.
+    pub serving_cache_ttl: Duration,
 }
 
 impl Default for Settings {
@@ -82,6 +86,7 @@ impl Default for Settings {
             rate_limit: RateLimitPolicy::per_hour(1000),
             presented_at_skew: Duration::minutes(5),
             presented_at_max_age: Duration::days(1),
+            serving_cache_ttl: Duration::seconds(1),
         }
     }
 }
@@ -92,6 +97,7 @@ pub struct ClickwrapService {
     pub(crate) ports: Ports,
     pub(crate) keys: Keyring,
     pub(crate) settings: Settings,
+    pub(crate) caches: ServingCaches,
 }
 
 /// The caller could not be authenticated (HTTP 401). Deliberately says no more than that.
@@ -118,9 +124,12 @@ pub enum PublicAppError {
 
 impl ClickwrapService {
     /// Loads the server keyring, creating it on the very first start.
-    pub async fn start(ports: Ports, settings: Settings) -> Result<Self, StorageError> {
+    pub async fn start(mut ports: Ports, settings: Settings) -> Result<Self, StorageError> {
         let keys = load_keyring(&*ports.keys, &*ports.random).await?;
-        Ok(Self { ports, keys, settings })
+        let caches = ServingCaches::new(settings.serving_cache_ttl);
+        ports.apps = Arc::new(AppsForgetOnWrite { inner: ports.apps, cache: caches.apps.clone() });
+        ports.templates = Arc::new(TemplatesForgetOnWrite { inner: ports.templates, cache: caches.templates.clone() });
+        Ok(Self { ports, keys, settings, caches })
     }
 
     pub fn settings(&self) -> &Settings {
@@ -156,9 +165,17 @@ impl ClickwrapService {
     }
 
     /// The app of a public request that carries only the App ID, checked against its allowed origins.
-    pub async fn identify_public_app(&self, app_id: &str, origin: Option<&str>) -> Result<App, PublicAppError> {
+    pub async fn identify_public_app(&self, app_id: &str, origin: Option<&str>) -> Result<Arc<App>, PublicAppError> {
         let app_id = AppId::parse(app_id).map_err(|_| PublicAppError::UnknownApp)?;
-        let app = self.ports.apps.app_by_id(app_id).await?.ok_or(PublicAppError::UnknownApp)?;
+        let now = self.now();
+        let app = match self.caches.apps.fresh(&app_id, now) {
+            Some(app) => app,
+            None => {
+                let app = Arc::new(self.ports.apps.app_by_id(app_id).await?.ok_or(PublicAppError::UnknownApp)?);
+                self.caches.apps.keep(app_id, app.clone(), now);
+                app
+            }
+        };
         if app.allows_origin(origin) { Ok(app) } else { Err(PublicAppError::OriginNotAllowed) }
     }
 

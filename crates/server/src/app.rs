@@ -87,6 +87,7 @@ pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<(Clickwr
     let settings = Settings {
         signature_ttl: time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
         rate_limit: RateLimitPolicy::per_hour(config.rate_limit_per_hour),
+        serving_cache_ttl: time::Duration::try_from(config.serving_cache_ttl).unwrap_or(time::Duration::ZERO),
         ..Settings::default()
     };
     Ok((ClickwrapService::start(ports, settings).await?, signing_certificate_pem))

@@ -29,6 +29,8 @@ pub(crate) struct Config {
     pub(crate) trusted_proxies: Vec<Cidr>,
     pub(crate) rate_limit_per_hour: u64,
     pub(crate) signature_ttl: Duration,
+    /// How long the public endpoints may serve an app or template from memory (zero: never).
+    pub(crate) serving_cache_ttl: Duration,
     pub(crate) pool_size: usize,
     pub(crate) webhook_retry_delays: Vec<Duration>,
     pub(crate) webhook_timeout: Duration,
@@ -103,6 +105,14 @@ impl Config {
                     .ok_or_else(|| "must be a whole number of seconds above 0".into())
             },
         );
+        let serving_cache_ttl =
+            parse_or(&mut problems, "CLICKWRAP_SERVING_CACHE_MS", &take("CLICKWRAP_SERVING_CACHE_MS", "1000"), |v| {
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|n| *n <= 60_000)
+                    .map(Duration::from_millis)
+                    .ok_or_else(|| "must be 0 to 60000 milliseconds".into())
+            });
         let pool_size = parse_or(&mut problems, "CLICKWRAP_DB_POOL_SIZE", &take("CLICKWRAP_DB_POOL_SIZE", "16"), |v| {
             v.parse::<usize>()
                 .ok()
@@ -157,6 +167,7 @@ impl Config {
             public_url,
             rate_limit_per_hour,
             signature_ttl,
+            serving_cache_ttl,
             pool_size,
             webhook_retry_delays,
             webhook_timeout,
@@ -168,6 +179,7 @@ impl Config {
                 Some(public_url),
                 Some(rate_limit_per_hour),
                 Some(signature_ttl),
+                Some(serving_cache_ttl),
                 Some(pool_size),
                 Some(webhook_retry_delays),
                 Some(webhook_timeout),
@@ -179,6 +191,7 @@ impl Config {
                 trusted_proxies,
                 rate_limit_per_hour,
                 signature_ttl,
+                serving_cache_ttl,
                 pool_size,
                 webhook_retry_delays,
                 webhook_timeout,

@@ -1,6 +1,8 @@
 //! Reading the evidence: the events list, event details, certificates, consent status per end
 //! user, re-accept requests and the templates an app may use.
 
+use std::sync::Arc;
+
 use super::acceptance::ConsentStatus;
 use super::cursor::{self, EventPosition};
 use super::models::{ClickwrapEvent, EventFilter, EventStatus};
@@ -251,7 +253,7 @@ impl ClickwrapService {
                     template.servable_version(app.id, now).map_err(|_| StatusError::TemplateNotFound)?.clone();
                 vec![(template, version)]
             }
-            None => self.servable_templates(app, now).await?,
+            None => self.servable_templates(app, now).await?.into_iter().map(|(t, v)| (Arc::new(t), v)).collect(),
         };
         let mut items = Vec::with_capacity(servable.len());
         for (template, version) in servable {

@@ -1,6 +1,8 @@
 //! The consent flow: what the SDK is shown, recording the end user's action, and verifying the
 //! Signature on the operator's backend.
 
+use std::sync::Arc;
+
 use super::models::{Action, ClickwrapEvent, EventStatus, Presentation};
 use super::signature::{self, ServiceSignature, SignatureClaims, SignatureError};
 use crate::apps::models::App;
@@ -164,7 +166,7 @@ impl ClickwrapService {
             acceptance_required: snapshot.acceptance_required(template.always_require_acceptance),
             inline_content: inline_label(&texts, &rendered.name),
             rendered,
-            customizations: template.customizations,
+            customizations: template.customizations.clone(),
             texts,
         })
     }
@@ -206,7 +208,7 @@ impl ClickwrapService {
         let version = template.servable_version(app.id, self.now()).map_err(|_| TemplateNotFound)?;
         let language = language.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
         let texts = template.customizations.texts_for(language);
-        Ok((template.customizations, language, texts))
+        Ok((template.customizations.clone(), language, texts))
     }
 
     /// `POST /clickwrap`: records the end user's action as an UNVERIFIED event with the content
@@ -220,7 +222,12 @@ impl ClickwrapService {
         }
         let presented_at = action.presented_at.min(now);
 
-        let template = self.tenant_template(app, action.template_id).await?;
+        let mut template = self.tenant_template(app, action.template_id).await?;
+        if template.version(action.version).is_none() {
+            // Published a moment ago, on another instance: the cached template may not know it yet.
+            self.caches.templates.forget(&(app.tenant_id, action.template_id));
+            template = self.tenant_template(app, action.template_id).await?;
+        }
         template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
         let version = shown_version(&template, action.version, presented_at, now)?;
         let (content, content_hash) = render_in(version, action.language, &action.placeholders)
@@ -317,9 +324,21 @@ impl ClickwrapService {
         }
     }
 
-    /// The template of the app's tenant; whether the app may be served it is `servable_version`'s call.
-    pub(super) async fn tenant_template(&self, app: &App, id: TemplateId) -> Result<Template, ClickwrapQueryError> {
-        Ok(self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?)
+    /// The template of the app's tenant as the public endpoints serve it: from the serving cache
+    /// when it was loaded a moment ago, else from storage (and then kept). Whether the app may be
+    /// served it is `servable_version`'s call.
+    pub(super) async fn tenant_template(
+        &self,
+        app: &App,
+        id: TemplateId,
+    ) -> Result<Arc<Template>, ClickwrapQueryError> {
+        let now = self.now();
+        if let Some(template) = self.caches.templates.fresh(&(app.tenant_id, id), now) {
+            return Ok(template);
+        }
+        let template = Arc::new(self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?);
+        self.caches.templates.keep((app.tenant_id, id), template.clone(), now);
+        Ok(template)
     }
 }
 
