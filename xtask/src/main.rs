@@ -1,7 +1,8 @@
 //! Project automation, run as `cargo xtask <command>` (see `.cargo/config.toml`).
 //!
-//! `ci` uses the standard library only; `bench` drives the storage adapter itself, so the xtask
-//! depends on the workspace's domain and PostgreSQL crates (built anyway by every test run).
+//! `ci` uses the standard library only. `bench` drives the storage adapter, the release server and
+//! a webhook receiver itself, so the xtask depends on the workspace's crates and on the HTTP crates
+//! the service already uses.
 
 // A command-line tool reports to its user on stdout and stderr by design.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -25,10 +26,11 @@ Commands:
             deny     cargo deny check bans licenses sources (skipped when cargo-deny is missing)
             browser  the browser SDK's tests in headless Chromium, against its mock server and
                      against a real `clickwrap-server demo` (skipped without Chromium and npm)
-  bench storage [--events N] [--quick] [--repetitions N]
-          latency of an events-list page at depth 0 and at the end of a list of one million
-          verified events, through the PostgreSQL adapter; prints the ratio and writes
-          target/bench/storage.json (needs PostgreSQL, see `cargo xtask bench help`)
+  bench [--quick]
+          the whole service against same-run PostgreSQL baselines (SDK check vs pgbench -S,
+          consent write vs pgbench TPC-B, events-list depth, webhook lag, resident memory);
+          writes target/bench/results.json. `bench storage` and `bench webhooks` measure one
+          adapter each; `cargo xtask bench help` tells more (needs PostgreSQL)
   browser the browser SDK's tests alone (the `browser` step of `ci`)
   help    print this text
 ";

@@ -23,11 +23,11 @@ use clickwrap_domain::consent::models::{Action, EventFilter};
 use clickwrap_domain::ports::EventStore;
 use clickwrap_domain::{EndUserId, EventId, TemplateId, TenantId, Timestamp};
 use clickwrap_postgres::PgStore;
-use clickwrap_postgres::database::{self, DatabaseUrl, PoolSettings};
+use clickwrap_postgres::database::{self, PoolSettings};
 use diesel::QueryableByName;
 use diesel::connection::{Instrumentation, InstrumentationEvent};
 use diesel::sql_types::{Json, Text, Timestamptz, Uuid as SqlUuid};
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
+use diesel_async::{AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -44,7 +44,6 @@ The database server is CLICKWRAP_TEST_DATABASE_URL (default postgres://postgres@
 the benchmark drops and recreates the database clickwrap_bench_storage on it. Results go to
 target/bench/storage.json.";
 
-const DEFAULT_SERVER: &str = "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASE: &str = "clickwrap_bench_storage";
 /// A page of 20 plus one, as the service asks for (the extra item tells whether a next page exists).
 const PAGE_LIMIT: usize = 21;
@@ -73,21 +72,14 @@ struct Options {
     repetitions: usize,
 }
 
+/// Runs `cargo xtask bench storage` with `args` (the words after `storage`).
 pub(crate) fn run(root: &Path, args: &[String]) -> Result<(), String> {
-    match args.first().map(String::as_str) {
-        Some("storage") => {}
-        None | Some("help" | "-h" | "--help") => {
-            println!("{USAGE}");
-            return Ok(());
-        }
-        Some(other) => return Err(format!("unknown benchmark `{other}`; there is `storage`\n\n{USAGE}")),
+    if matches!(args.first().map(String::as_str), Some("help" | "-h" | "--help")) {
+        println!("{USAGE}");
+        return Ok(());
     }
-    let options = parse_options(args.get(1..).unwrap_or_default())?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(storage(root, &options))
+    let options = parse_options(args)?;
+    super::runtime()?.block_on(storage(root, &options))
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -158,14 +150,12 @@ async fn storage(root: &Path, options: &Options) -> Result<(), String> {
     diesel::connection::set_default_instrumentation(capturing_instrumentation)
         .map_err(|e| format!("cannot install the query capture: {e}"))?;
 
-    let server_text = std::env::var("CLICKWRAP_TEST_DATABASE_URL").unwrap_or_else(|_| DEFAULT_SERVER.to_owned());
-    let server = DatabaseUrl::parse(&server_text).map_err(|e| e.to_string())?;
-    let url = server.with_database(DATABASE);
+    let url = super::database_server()?.with_database(DATABASE);
 
     println!("bench storage: {} verified events, {} repetitions per page", options.events, options.repetitions);
     let started = Instant::now();
-    recreate(&server, &url).await?;
-    let mut conn = connect(&url).await?;
+    super::recreate(&url).await?;
+    let mut conn = super::connect(&url).await?;
     fill(&mut conn, options.events).await?;
     println!("    data ready in {:.1}s", started.elapsed().as_secs_f64());
 
@@ -179,13 +169,9 @@ async fn storage(root: &Path, options: &Options) -> Result<(), String> {
     }
 
     print_table(&outcomes);
-    let machine = machine(&mut conn).await?;
+    let machine = super::machine(&mut conn).await?;
     let report = report_json(options, &machine, &outcomes);
-    let out_dir = root.join("target").join("bench");
-    std::fs::create_dir_all(&out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
-    let out = out_dir.join("storage.json");
-    let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-    std::fs::write(&out, text + "\n").map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    super::write_results(root, "storage.json", &report)?;
     println!("results written to target/bench/storage.json ({:.0}s in all)", started.elapsed().as_secs_f64());
 
     let failed: Vec<String> = outcomes
@@ -200,20 +186,6 @@ async fn storage(root: &Path, options: &Options) -> Result<(), String> {
 // ---------------------------------------------------------------------------------------------
 // The database and its data
 
-async fn connect(url: &DatabaseUrl) -> Result<AsyncPgConnection, String> {
-    AsyncPgConnection::establish(&url.expose()).await.map_err(|e| format!("cannot connect to {url}: {e}"))
-}
-
-async fn recreate(server: &DatabaseUrl, url: &DatabaseUrl) -> Result<(), String> {
-    let mut admin = connect(&server.with_database("postgres")).await?;
-    admin
-        .batch_execute(&format!("DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
-        .await
-        .map_err(|e| format!("cannot drop {DATABASE}: {e}"))?;
-    database::create_database_if_missing(url).await.map_err(|e| e.to_string())?;
-    database::migrate(url).await.map_err(|e| e.to_string())
-}
-
 /// Fills the database with SQL that generates the rows on the server, in a few statements. Every
 /// value is derived from the row number, so each run builds the same data. The events' secondary
 /// indexes are set aside during the load and built afterwards from the migration's own definitions
@@ -221,10 +193,10 @@ async fn recreate(server: &DatabaseUrl, url: &DatabaseUrl) -> Result<(), String>
 async fn fill(conn: &mut AsyncPgConnection, events: u64) -> Result<(), String> {
     let steps = [
         ("tenants, apps, templates, versions, contents", setup_sql(events)),
-        ("set aside the events_* indexes", SET_ASIDE_INDEXES.to_owned()),
+        ("set aside the events_* indexes", super::SET_ASIDE_INDEXES.to_owned()),
         ("verified events", events_sql(false)),
         ("unverified events", events_sql(true)),
-        ("build the events_* indexes", REBUILD_INDEXES.to_owned()),
+        ("build the events_* indexes", super::REBUILD_INDEXES.to_owned()),
         ("VACUUM ANALYZE", "VACUUM ANALYZE".to_owned()),
     ];
     for (what, sql) in steps {
@@ -234,30 +206,6 @@ async fn fill(conn: &mut AsyncPgConnection, events: u64) -> Result<(), String> {
     }
     Ok(())
 }
-
-const SET_ASIDE_INDEXES: &str = r"
-CREATE TEMP TABLE bench_indexes AS
-    SELECT indexname, indexdef FROM pg_indexes
-    WHERE schemaname = 'public' AND tablename = 'clickwrap_events' AND indexname LIKE 'events\_%';
-DO $$
-DECLARE r record;
-BEGIN
-    FOR r IN SELECT indexname FROM bench_indexes LOOP
-        EXECUTE format('DROP INDEX %I', r.indexname);
-    END LOOP;
-END $$;
-";
-
-const REBUILD_INDEXES: &str = r"
-SET maintenance_work_mem = '256MB';
-DO $$
-DECLARE r record;
-BEGIN
-    FOR r IN SELECT indexdef FROM bench_indexes ORDER BY indexname LOOP
-        EXECUTE r.indexdef;
-    END LOOP;
-END $$;
-";
 
 /// Tenants, apps, templates with six versions each, their rendered contents, and a session table
 /// `bench_plan` that says how many events each tenant gets.
@@ -773,23 +721,6 @@ fn print_table(outcomes: &[Outcome]) {
         }
     }
     println!();
-}
-
-#[derive(QueryableByName)]
-struct Version {
-    #[diesel(sql_type = Text)]
-    version: String,
-}
-
-async fn machine(conn: &mut AsyncPgConnection) -> Result<Value, String> {
-    let postgres: Version =
-        diesel::sql_query("SELECT version() AS version").get_result(conn).await.map_err(|e| e.to_string())?;
-    Ok(json!({
-        "cpus": std::thread::available_parallelism().map(usize::from).unwrap_or(0),
-        "os": std::env::consts::OS,
-        "arch": std::env::consts::ARCH,
-        "postgres": postgres.version,
-    }))
 }
 
 fn report_json(options: &Options, machine: &Value, outcomes: &[Outcome]) -> Value {

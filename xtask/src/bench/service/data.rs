@@ -1,0 +1,279 @@
+//! The benchmark's installation: an app and ten templates made through the operator API (so they are
+//! exactly what an operator would have), then one verified event per end user and template written
+//! in bulk by SQL (a million through the API would take the better part of an hour).
+//!
+//! Which (end user, template) pairs accepted the current version is a rule of their numbers, shared
+//! with the load scripts: a pair is on the older major version when `(u + k) % 10 = 0` (so that end
+//! user must accept again) and declined when `(3u + k) % 20 = 1`; every other pair accepted the
+//! current version. Events are spread over the time each version was in force.
+
+use diesel_async::{AsyncPgConnection, SimpleAsyncConnection};
+use hyper::Method;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use super::client::{Connection, query_value};
+
+/// A published version as the public API shows it.
+#[derive(Debug, Clone)]
+pub(super) struct Version {
+    pub(super) major: i64,
+    pub(super) minor: i64,
+    pub(super) effective_at: String,
+    pub(super) language: String,
+    pub(super) content_hash: String,
+    pub(super) content: String,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Template {
+    pub(super) id: String,
+    pub(super) name: String,
+    pub(super) current: Version,
+    /// The version before the current major (1.1), which some end users accepted last.
+    pub(super) older: Version,
+}
+
+/// The app and templates the load runs against.
+#[derive(Debug, Clone)]
+pub(super) struct Installation {
+    pub(super) app_id: String,
+    pub(super) app_key: String,
+    pub(super) webhook_secret: String,
+    pub(super) templates: Vec<Template>,
+}
+
+pub(super) const OPERATOR: &str = "/operator/v1";
+pub(super) const PUBLIC: &str = "/public-client/v1";
+
+/// The end user id of number `u` (also in the load scripts).
+pub(super) fn end_user(u: u64) -> String {
+    format!("bench-user-{u:06}")
+}
+
+/// Makes the app (its webhook pointing at `webhook_url`) and `templates` templates with versions
+/// 1.0, 1.1 and 2.0, published with effective dates in the past, through the operator API.
+pub(super) async fn install(
+    connection: &mut Connection,
+    operator_token: &str,
+    webhook_url: &str,
+    templates: u32,
+) -> Result<Installation, String> {
+    let bearer = format!("Bearer {operator_token}");
+    let auth = [("authorization", bearer.as_str())];
+    let app = connection
+        .send(
+            Method::POST,
+            &format!("{OPERATOR}/apps"),
+            &auth,
+            Some(&json!({"name": "Bench app", "webhookUrl": webhook_url})),
+        )
+        .await?
+        .expect(201, "creating the app")?;
+    let text = |value: &Value, key: &str| {
+        value.get(key).and_then(|v| v.as_str()).map(str::to_owned).ok_or(format!("no `{key}` in {value}"))
+    };
+    let app_id = text(&app, "appId")?;
+    let app_key = text(&app, "appKey")?;
+    let webhook_secret = text(&app, "webhookSigningSecret")?;
+
+    let now = OffsetDateTime::now_utc();
+    let days_ago = |days: i64| (now - time::Duration::days(days)).format(&Rfc3339).unwrap_or_default();
+    let mut made = Vec::new();
+    for k in 0..templates {
+        let name = format!("Bench terms {k}");
+        let template = connection
+            .send(
+                Method::POST,
+                &format!("{OPERATOR}/templates"),
+                &auth,
+                Some(&json!({"name": name, "tags": ["bench"], "content": {"en": agreement(k, "1.0")}})),
+            )
+            .await?
+            .expect(201, "creating a template")?;
+        let id = text(&template, "clickwrapTemplateId")?;
+        let path = format!("{OPERATOR}/templates/{id}");
+        for (kind, days, next) in [("MAJOR", 400, Some("1.1")), ("MINOR", 300, Some("2.0")), ("MAJOR", 200, None)] {
+            let body = json!({"kind": kind, "effectiveAt": days_ago(days)});
+            connection
+                .send(Method::POST, &format!("{path}/versions"), &auth, Some(&body))
+                .await?
+                .expect(201, "publishing")?;
+            if let Some(next) = next {
+                let draft = json!({"content": {"en": agreement(k, next)}});
+                connection
+                    .send(Method::PUT, &format!("{path}/draft"), &auth, Some(&draft))
+                    .await?
+                    .expect(200, "draft")?;
+            }
+        }
+        connection.send(Method::POST, &format!("{path}/enable"), &auth, None).await?.expect(200, "enabling")?;
+
+        let current = format!(
+            "{PUBLIC}/clickwrap?appId={app_id}&clickwrapTemplateId={id}&endUserId={}",
+            query_value("bench-setup")
+        );
+        let current = version(connection.send(Method::GET, &current, &[], None).await?.expect(200, "the check")?)?;
+        let older = format!(
+            "{PUBLIC}/clickwrap/content?appId={app_id}&clickwrapTemplateId={id}&clickwrapTemplateVersion=1&clickwrapTemplateVersionMinor=1"
+        );
+        let older = version(connection.send(Method::GET, &older, &[], None).await?.expect(200, "version 1.1")?)?;
+        if (current.major, current.minor) != (2, 0) {
+            return Err(format!("template {k}: the current version is {}.{}, not 2.0", current.major, current.minor));
+        }
+        made.push(Template { id, name, current, older });
+    }
+    Ok(Installation { app_id, app_key, webhook_secret, templates: made })
+}
+
+fn version(view: Value) -> Result<Version, String> {
+    let text = |key: &str| {
+        view.get(key).and_then(|v| v.as_str()).map(str::to_owned).ok_or(format!("no `{key}` in the answer"))
+    };
+    let number = |key: &str| view.get(key).and_then(|v| v.as_i64()).ok_or(format!("no `{key}` in the answer"));
+    Ok(Version {
+        major: number("clickwrapTemplateVersion")?,
+        minor: number("clickwrapTemplateVersionMinor")?,
+        effective_at: text("effectiveAt")?,
+        language: text("language")?,
+        content_hash: text("contentHash")?,
+        content: text("content")?,
+    })
+}
+
+/// An agreement of about 8 KB: twenty numbered sections of plain terms.
+fn agreement(k: u32, version: &str) -> String {
+    let mut html = format!("<h1>Terms of Service {k}</h1><p>Version {version}. Please read these terms carefully.</p>");
+    for section in 1..=20 {
+        html.push_str(&format!(
+            "<h2>{section}. Section {section}</h2><p>The service is provided as is, without warranty of any kind. \
+             You agree to use it lawfully and not to misuse it. We may change these terms; when a change is \
+             material we will ask you to accept the new version before you go on using the service. \
+             Section {section} of version {version} applies to accounts opened in any country.</p>"
+        ));
+    }
+    html
+}
+
+fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+/// Writes one verified event per end user and template (see the module's rule), with the events'
+/// secondary indexes set aside during the load, then VACUUM ANALYZE.
+pub(super) async fn fill(
+    conn: &mut AsyncPgConnection,
+    installation: &Installation,
+    end_users: u64,
+) -> Result<(), String> {
+    let mut rows = Vec::new();
+    let mut contents = Vec::new();
+    for (k, t) in installation.templates.iter().enumerate() {
+        let (c, o) = (&t.current, &t.older);
+        rows.push(format!(
+            "({k}, '{}'::uuid, {}, {}, {}, {}::timestamptz, {}, {}, {}, {}::timestamptz, {})",
+            t.id,
+            quote(&t.name),
+            c.major,
+            c.minor,
+            quote(&c.effective_at),
+            quote(&c.content_hash),
+            o.major,
+            o.minor,
+            quote(&o.effective_at),
+            quote(&o.content_hash)
+        ));
+        for v in [c, o] {
+            contents.push(format!("({}, {})", quote(&v.content_hash), quote(&v.content)));
+        }
+    }
+    let templates = installation.templates.len();
+    let app = &installation.app_id;
+    let setup = format!(
+        "
+SET synchronous_commit = off;
+INSERT INTO event_contents (content_hash, content) VALUES {contents} ON CONFLICT DO NOTHING;
+CREATE TEMP TABLE bench_templates (k int, template_id uuid, name text,
+    major int, minor int, effective_at timestamptz, content_hash text,
+    old_major int, old_minor int, old_effective_at timestamptz, old_content_hash text);
+INSERT INTO bench_templates VALUES {rows};
+",
+        contents = contents.join(", "),
+        rows = rows.join(", "),
+    );
+    let events = format!(
+        "
+INSERT INTO clickwrap_events (id, tenant_id, app_id, template_id, template_name, version_major, version_minor,
+    effective_at, end_user_id, action, status, language, content_hash, template_placeholders, technical_metadata,
+    presentation_mode, agreement_mode, accept_label, checkbox_label, presented_at, action_at, verified_at)
+SELECT md5('bench-event:' || u || ':' || t.k)::uuid, a.tenant_id, a.id, t.template_id, t.name,
+       CASE WHEN s.older THEN t.old_major ELSE t.major END, CASE WHEN s.older THEN t.old_minor ELSE t.minor END,
+       CASE WHEN s.older THEN t.old_effective_at ELSE t.effective_at END,
+       'bench-user-' || lpad(u::text, 6, '0'), s.action, s.action, 'en',
+       CASE WHEN s.older THEN t.old_content_hash ELSE t.content_hash END, NULL,
+       json_build_object('ip', format('10.%s.%s.%s', u / 65536 % 256, u / 256 % 256, u % 256),
+                         'userAgent', 'Mozilla/5.0 (bench)')::text,
+       'DIALOG', 'SCROLL', 'Accept', NULL, s.action_at - interval '20 seconds', s.action_at,
+       s.action_at + interval '1 second'
+FROM apps a
+CROSS JOIN generate_series(0, {last}) AS u
+CROSS JOIN bench_templates t
+CROSS JOIN LATERAL (SELECT (u + t.k) % 10 = 0 AS older,
+                           CASE WHEN (3 * u + t.k) % 20 = 1 THEN 'DECLINED' ELSE 'ACCEPTED' END AS action,
+                           (u * {templates} + t.k)::float8 / {pairs} AS share) AS f
+CROSS JOIN LATERAL (SELECT f.older, f.action,
+       CASE WHEN f.older THEN t.old_effective_at + f.share * (t.effective_at - t.old_effective_at)
+            ELSE t.effective_at + f.share * (now() - interval '1 hour' - t.effective_at) END AS action_at) AS s
+WHERE a.id = '{app}';
+",
+        last = end_users.saturating_sub(1),
+        pairs = end_users.saturating_mul(templates as u64).max(1),
+    );
+    let steps = [
+        ("event contents and templates", setup),
+        ("set aside the events_* indexes", super::super::SET_ASIDE_INDEXES.to_owned()),
+        ("verified events", events),
+        ("build the events_* indexes", super::super::REBUILD_INDEXES.to_owned()),
+        ("VACUUM ANALYZE", "VACUUM ANALYZE".to_owned()),
+    ];
+    for (what, sql) in steps {
+        let started = std::time::Instant::now();
+        conn.batch_execute(&sql).await.map_err(|e| format!("filling the database ({what}) failed: {e}"))?;
+        println!("    {what}: {:.1}s", started.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+/// Whether end user `u` accepted template `k`'s current version (the rule above).
+pub(super) fn accepted_current(u: u64, k: u64) -> bool {
+    !(u + k).is_multiple_of(10) && (3 * u + k) % 20 != 1
+}
+
+/// Checks the rule against the service: a few pairs of each kind, through `GET /clickwrap`.
+pub(super) async fn check_rule(
+    connection: &mut Connection,
+    installation: &Installation,
+    end_users: u64,
+) -> Result<(), String> {
+    let templates = installation.templates.len() as u64;
+    for n in 0..60_u64 {
+        let u = (n * 7_919) % end_users;
+        let k = n % templates;
+        let Some(template) = installation.templates.get(usize::try_from(k).unwrap_or(0)) else { continue };
+        let path = format!(
+            "{PUBLIC}/clickwrap?appId={}&clickwrapTemplateId={}&endUserId={}",
+            installation.app_id,
+            template.id,
+            end_user(u)
+        );
+        let ip = format!("10.{}.{}.{}", u / 65_536 % 256, u / 256 % 256, u % 256);
+        let view =
+            connection.send(Method::GET, &path, &[("x-forwarded-for", &ip)], None).await?.expect(200, "check")?;
+        let required = view.get("acceptanceRequired").and_then(|v| v.as_bool());
+        if required != Some(!accepted_current(u, k)) {
+            return Err(format!("end user {u}, template {k}: acceptanceRequired is {required:?}, not as filled"));
+        }
+    }
+    Ok(())
+}

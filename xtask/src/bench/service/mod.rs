@@ -1,0 +1,595 @@
+//! `cargo xtask bench [--quick]`: the whole service, measured the way its users feel it, against
+//! baselines the database itself sets in the same run on the same machine.
+//!
+//! It builds the release server, starts it as an operator would on a fresh database, makes an app and
+//! ten templates through the operator API, writes a million verified events for 100,000 end users in
+//! bulk, and then runs, each against its baseline:
+//! - the SDK check `GET /clickwrap` for end users who already accepted (wrk) vs `pgbench -S`;
+//! - the consent write `POST /clickwrap` + `POST /clickwrap/verify` (our flow client, since the second
+//!   request needs the first's Signature) vs pgbench's TPC-B-like transaction;
+//! - an events-list page at depth 0 and at depth 900,000 (wrk, one connection);
+//! - webhook deliveries to a local HTTPS receiver: their rate during the write run, and the lag from
+//!   the verification's answer to the delivery at a steady 200 verifications per second;
+//! - the server's resident memory, idle and at its peak.
+//!
+//! Goals are reported, not enforced: the command fails only when something does not work (an error
+//! answer, a lost delivery, a bad webhook signature).
+
+mod client;
+mod data;
+mod flows;
+mod receiver;
+mod server;
+mod tools;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hyper::Method;
+use serde_json::{Value, json};
+
+use self::client::{Connection, query_value};
+use self::data::{Installation, PUBLIC};
+use self::flows::{FlowRun, Pace};
+use self::receiver::Receiver;
+use self::server::Server;
+use self::tools::{Load, Tools};
+
+const SERVICE_DATABASE: &str = "clickwrap_bench_service";
+const PGBENCH_DATABASE: &str = "clickwrap_bench_pgbench";
+const TEMPLATES: u32 = 10;
+
+const GOAL_CHECK_RATIO: f64 = 0.5;
+const GOAL_WRITES_PER_SECOND: f64 = 1_000.0;
+const GOAL_DEPTH_RATIO: f64 = 1.5;
+const GOAL_LAG_P50_MS: f64 = 100.0;
+const GOAL_IDLE_MIB: f64 = 64.0;
+
+/// How big and how long.
+#[derive(Debug, Clone, Copy)]
+struct Sizes {
+    quick: bool,
+    end_users: u64,
+    /// Each load run (and its baseline) lasts this long.
+    run: Duration,
+    /// Concurrent connections (wrk, flow workers, pgbench clients).
+    connections: u32,
+    /// Where the deep events-list page starts.
+    depth: u64,
+    pgbench_scale: u32,
+    lag_rate: f64,
+    lag_run: Duration,
+}
+
+impl Sizes {
+    fn new(quick: bool) -> Self {
+        if quick {
+            Self {
+                quick,
+                end_users: 2_000,
+                run: Duration::from_secs(5),
+                connections: 16,
+                depth: 18_000,
+                pgbench_scale: 1,
+                lag_rate: 100.0,
+                lag_run: Duration::from_secs(3),
+            }
+        } else {
+            Self {
+                quick,
+                end_users: 100_000,
+                run: Duration::from_secs(20),
+                connections: 16,
+                depth: 900_000,
+                pgbench_scale: 10,
+                lag_rate: 200.0,
+                lag_run: Duration::from_secs(10),
+            }
+        }
+    }
+
+    fn events(&self) -> u64 {
+        self.end_users * u64::from(TEMPLATES)
+    }
+}
+
+pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
+    let mut quick = false;
+    for arg in args {
+        match arg.as_str() {
+            "--quick" => quick = true,
+            other => return Err(format!("unknown option `{other}`\n\n{}", super::USAGE)),
+        }
+    }
+    let sizes = Sizes::new(quick);
+    let started = Instant::now();
+    println!(
+        "bench: the service with {} verified events, {} end users, {TEMPLATES} templates{}",
+        sizes.events(),
+        sizes.end_users,
+        if quick { " (quick)" } else { "" }
+    );
+    let tools = Tools::find_or_install()?;
+    let binary = server::build_release(root)?;
+    let out = root.join("target").join("bench");
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let report = runtime.block_on(bench(&Bench { root: root.to_owned(), out, binary, tools, sizes }))?;
+    super::write_results(root, "results.json", &report)?;
+    println!("results written to target/bench/results.json ({:.0}s in all)", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+#[derive(Debug)]
+struct Bench {
+    root: PathBuf,
+    out: PathBuf,
+    binary: PathBuf,
+    tools: Tools,
+    sizes: Sizes,
+}
+
+/// Everything measured.
+#[derive(Debug)]
+struct Figures {
+    check: Load,
+    select_only: Load,
+    write: Load,
+    write_errors: Option<String>,
+    tpc_b: Load,
+    first_page: Load,
+    deep_page: Load,
+    depth: u64,
+    deliveries: Deliveries,
+    idle_mib: f64,
+    peak_mib: f64,
+    peak_during: &'static str,
+    idle_after_mib: f64,
+}
+
+#[derive(Debug)]
+struct Deliveries {
+    /// Deliveries of the write run's events.
+    count: usize,
+    /// From the write run's start to its last event's delivery.
+    per_second: f64,
+    /// When the write run ended, how long until its last event was delivered.
+    drained_after: Duration,
+    lag_p50: Duration,
+    lag_p99: Duration,
+    lag_samples: usize,
+    bad_signatures: usize,
+    /// Deliveries of an event that had been delivered before (at-least-once delivery allows them).
+    repeated: usize,
+}
+
+async fn bench(bench: &Bench) -> Result<Value, String> {
+    let sizes = bench.sizes;
+    let server_url = super::database_server()?;
+    let service_db = server_url.with_database(SERVICE_DATABASE);
+    let pgbench_db = server_url.with_database(PGBENCH_DATABASE);
+
+    let step = Instant::now();
+    super::recreate_database(&service_db, false).await?;
+    let db_env = vec![("DATABASE_URL", service_db.expose())];
+    server::run_once(&bench.binary, &["migrate"], &db_env)?;
+    let tenant: Value = serde_json::from_str(&server::run_once(
+        &bench.binary,
+        &["tenant", "create", "--name", "Bench tenant"],
+        &db_env,
+    )?)
+    .map_err(|e| format!("tenant create printed no JSON: {e}"))?;
+    let operator_token = tenant
+        .get("operatorToken")
+        .and_then(|v| v.as_str())
+        .ok_or("tenant create printed no operatorToken")?
+        .to_owned();
+
+    let ca_file = bench.out.join("webhook-receiver-ca.pem");
+    let receiver = Receiver::start(&ca_file).await?;
+    let address = server::free_address()?;
+    let env = vec![
+        ("DATABASE_URL", service_db.expose()),
+        ("CLICKWRAP_TRUSTED_PROXIES", "127.0.0.1/32".to_owned()),
+        // The operator's backend verifies every consent from one address: far beyond 1,000 an hour.
+        ("CLICKWRAP_RATE_LIMIT_PER_HOUR", "1000000000".to_owned()),
+        ("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8".to_owned()),
+        ("CLICKWRAP_WEBHOOK_CA_FILE", ca_file.display().to_string()),
+        ("CLICKWRAP_LOG", "warn".to_owned()),
+    ];
+    let server = Server::start(&bench.binary, address, &env, &bench.out.join("server.log")).await?;
+    let mut setup = Connection::open(address).await?;
+    let installation = Arc::new(data::install(&mut setup, &operator_token, &receiver.url(), TEMPLATES).await?);
+    let mut conn = super::connect(&service_db).await?;
+    data::fill(&mut conn, &installation, sizes.end_users).await?;
+    data::check_rule(&mut setup, &installation, sizes.end_users).await?;
+    let machine = super::machine(&mut conn).await?;
+    drop(conn);
+    super::recreate_database(&pgbench_db, false).await?;
+    bench.tools.initialize(&pgbench_db, sizes.pgbench_scale)?;
+    println!("    ready in {:.1}s", step.elapsed().as_secs_f64());
+
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let idle_mib = server.resident_mib();
+
+    // The SDK check, then its baseline.
+    let since = Instant::now();
+    let script = write_script(bench, "check.lua", &check_script(&installation, sizes.end_users))?;
+    let check = bench.tools.wrk(&format!("http://{address}"), &script, sizes.connections, sizes.run)?;
+    let check_peak = server.peak_mib_since(since);
+    let select_only =
+        bench.tools.pgbench(&pgbench_db, true, sizes.connections, sizes.run, &bench.out.join("pgbench"))?;
+    println!("    SDK check: {}; pgbench -S: {}", describe(&check), describe(&select_only));
+
+    // Events-list pages at depth 0 and deep down.
+    let (first_page, deep_page, depth) = list_pages(bench, address, &installation).await?;
+    println!("    events list: depth 0 {}; depth {depth} {}", describe(&first_page), describe(&deep_page));
+
+    // The consent write with its webhooks, then its baseline.
+    let since = Instant::now();
+    let writes = flows::run(address, installation.clone(), sizes.connections, sizes.run, Pace::Closed, "write").await;
+    let write_peak = server.peak_mib_since(since);
+    let write_ended = Instant::now();
+    let write = flow_load(&writes);
+    let tpc_b = bench.tools.pgbench(&pgbench_db, false, sizes.connections, sizes.run, &bench.out.join("pgbench"))?;
+    println!("    consent write: {}; pgbench TPC-B: {}", describe(&write), describe(&tpc_b));
+    let delivered = wait_for_deliveries(&receiver, &installation, &writes, Duration::from_secs(120)).await;
+    let last_delivery = writes.verified.iter().filter_map(|(id, _)| delivered.by_event.get(id)).max().copied();
+
+    // Delivery lag at a steady rate.
+    let lag = flows::run(address, installation.clone(), 4, sizes.lag_run, Pace::PerSecond(sizes.lag_rate), "lag").await;
+    let arrived = wait_for_deliveries(&receiver, &installation, &lag, Duration::from_secs(60)).await;
+    let mut lags: Vec<Duration> = lag
+        .verified
+        .iter()
+        .filter_map(|(id, answered)| arrived.by_event.get(id).map(|at| at.saturating_duration_since(*answered)))
+        .collect();
+    lags.sort_unstable();
+    let write_count = writes.verified.iter().filter(|(id, _)| delivered.by_event.contains_key(id)).count();
+    let write_span = last_delivery.map_or(Duration::ZERO, |last| last.saturating_duration_since(since));
+    let deliveries = Deliveries {
+        count: write_count,
+        per_second: if write_span.is_zero() { 0.0 } else { write_count as f64 / write_span.as_secs_f64() },
+        drained_after: last_delivery.map_or(Duration::ZERO, |last| last.saturating_duration_since(write_ended)),
+        lag_p50: super::percentile(&lags, 50),
+        lag_p99: super::percentile(&lags, 99),
+        lag_samples: lags.len(),
+        bad_signatures: arrived.bad,
+        repeated: arrived.deliveries.saturating_sub(arrived.by_event.len() + arrived.bad),
+    };
+
+    let (peak_mib, peak_during) =
+        if write_peak >= check_peak { (write_peak, "consent write") } else { (check_peak, "SDK check") };
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let idle_after_mib = server.resident_mib();
+    server.stop()?;
+    drop(receiver);
+    let _ = std::fs::remove_file(&ca_file);
+
+    let figures = Figures {
+        check,
+        select_only,
+        write,
+        write_errors: writes.first_error.clone().or(lag.first_error.clone()),
+        tpc_b,
+        first_page,
+        deep_page,
+        depth,
+        deliveries,
+        idle_mib,
+        peak_mib,
+        peak_during,
+        idle_after_mib,
+    };
+    print_table(&figures);
+    let problems = problems(&figures, writes.verified.len() + lag.verified.len(), &arrived);
+    let report = report(bench, &machine, &figures, &problems);
+    for database in [&service_db, &pgbench_db] {
+        super::drop_database(database).await?;
+    }
+    if problems.is_empty() {
+        Ok(report)
+    } else {
+        super::write_results(&bench.root, "results.json", &report)?;
+        Err(format!("the service did not work as it should under load: {}", problems.join("; ")))
+    }
+}
+
+/// The Lua script of the SDK check: a random (end user, template) pair that accepted the current
+/// version, from that end user's own address.
+fn check_script(installation: &Installation, end_users: u64) -> String {
+    let templates: Vec<String> = installation.templates.iter().map(|t| lua_string(&t.id)).collect();
+    format!(
+        r#"-- Generated by `cargo xtask bench`: the SDK check for end users who accepted the current version.
+local app = {app}
+local templates = {{ {templates} }}
+local users = {end_users}
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("seed", threads)
+end
+function init(args)
+  math.randomseed(seed * 7919)
+end
+function request()
+  local u, k
+  repeat
+    u = math.random(0, users - 1)
+    k = math.random(0, #templates - 1)
+  until (u + k) % 10 ~= 0 and (3 * u + k) % 20 ~= 1
+  local path = string.format("{PUBLIC}/clickwrap?appId=%s&clickwrapTemplateId=%s&endUserId=bench-user-%06d",
+    app, templates[k + 1], u)
+  local ip = string.format("10.%d.%d.%d", math.floor(u / 65536) % 256, math.floor(u / 256) % 256, u % 256)
+  return wrk.format("GET", path, {{ ["X-Forwarded-For"] = ip }})
+end
+{DONE}"#,
+        app = lua_string(&installation.app_id),
+        templates = templates.join(", "),
+    )
+}
+
+/// The Lua script of one fixed server-side request.
+fn fixed_script(installation: &Installation, path: &str) -> String {
+    format!(
+        "-- Generated by `cargo xtask bench`: one events-list page, again and again.\n\
+         wrk.method = \"GET\"\n\
+         wrk.path = {path}\n\
+         wrk.headers[\"X-APP-ID\"] = {app}\n\
+         wrk.headers[\"X-APP-KEY\"] = {key}\n\
+         {DONE}",
+        path = lua_string(path),
+        app = lua_string(&installation.app_id),
+        key = lua_string(&installation.app_key),
+    )
+}
+
+/// Every script ends by printing one summary line that `Tools::wrk` reads.
+const DONE: &str = r#"function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('BENCH {"requests":%d,"duration_us":%d,"non_2xx":%d,"socket_errors":%d,"p50_us":%d,"p99_us":%d}\n',
+    summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
+    math.floor(latency:percentile(50)), math.floor(latency:percentile(99))))
+end
+"#;
+
+/// A Lua string literal (the values are ASCII ids, keys and URL paths).
+fn lua_string(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+fn write_script(bench: &Bench, name: &str, text: &str) -> Result<PathBuf, String> {
+    let path = bench.out.join(name);
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Walks the events list to `depth` by cursor (pages of 100), then measures the first page and the
+/// page at that depth (20 events each, one connection, half a run each).
+async fn list_pages(
+    bench: &Bench,
+    address: std::net::SocketAddr,
+    installation: &Installation,
+) -> Result<(Load, Load, u64), String> {
+    let mut connection = Connection::open(address).await?;
+    let credentials = [("x-app-id", installation.app_id.as_str()), ("x-app-key", installation.app_key.as_str())];
+    let target = bench.sizes.depth;
+    let mut depth = 0_u64;
+    let mut cursor: Option<String> = None;
+    while depth < target {
+        let limit = (target - depth).min(100);
+        let mut path = format!("{PUBLIC}/clickwrap-events?limit={limit}");
+        if let Some(cursor) = &cursor {
+            path.push_str(&format!("&nextPageCursor={}", query_value(cursor)));
+        }
+        let page = connection.send(Method::GET, &path, &credentials, None).await?.expect(200, "events list")?;
+        let items = page.get("items").and_then(|v| v.as_array()).map_or(0, Vec::len) as u64;
+        depth += items;
+        match page.get("nextPageCursor").and_then(|v| v.as_str()) {
+            Some(next) if items > 0 => cursor = Some(next.to_owned()),
+            _ => break,
+        }
+    }
+    let deep_path = match &cursor {
+        Some(cursor) => format!("{PUBLIC}/clickwrap-events?nextPageCursor={}", query_value(cursor)),
+        None => return Err(format!("the events list ended at {depth}, before depth {target}")),
+    };
+    let half = (bench.sizes.run / 2).max(Duration::from_secs(2));
+    let base = format!("http://{address}");
+    let first =
+        write_script(bench, "list-first.lua", &fixed_script(installation, &format!("{PUBLIC}/clickwrap-events")))?;
+    let deep = write_script(bench, "list-deep.lua", &fixed_script(installation, &deep_path))?;
+    let first = bench.tools.wrk(&base, &first, 1, half)?;
+    let deep = bench.tools.wrk(&base, &deep, 1, half)?;
+    Ok((first, deep, depth))
+}
+
+fn flow_load(run: &FlowRun) -> Load {
+    Load {
+        count: run.latencies.len() as u64,
+        per_second: run.per_second(),
+        p50: super::percentile(&run.latencies, 50),
+        p99: super::percentile(&run.latencies, 99),
+        errors: run.errors,
+    }
+}
+
+/// Waits until every event `run` verified has been delivered, or `within` passed; returns what arrived.
+async fn wait_for_deliveries(
+    receiver: &Receiver,
+    installation: &Installation,
+    run: &FlowRun,
+    within: Duration,
+) -> receiver::Arrivals {
+    let deadline = Instant::now() + within;
+    loop {
+        let arrivals = receiver.arrivals(&installation.webhook_secret);
+        let missing = run.verified.iter().filter(|(id, _)| !arrivals.by_event.contains_key(id)).count();
+        if missing == 0 || Instant::now() > deadline {
+            return arrivals;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// What did not work (each a reason to fail the command).
+fn problems(figures: &Figures, verified: usize, arrivals: &receiver::Arrivals) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (name, load) in [
+        ("SDK check", &figures.check),
+        ("consent write", &figures.write),
+        ("first events page", &figures.first_page),
+        ("deep events page", &figures.deep_page),
+    ] {
+        if load.errors > 0 || load.count == 0 {
+            problems.push(format!("{name}: {} errors in {} requests", load.errors, load.count));
+        }
+    }
+    if let Some(error) = &figures.write_errors {
+        problems.push(format!("first consent-write error: {error}"));
+    }
+    let missing = verified.saturating_sub(arrivals.by_event.len());
+    if missing > 0 {
+        problems.push(format!("{missing} of {verified} verified events were not delivered by webhook"));
+    }
+    if arrivals.bad > 0 {
+        problems.push(format!("{} webhook deliveries had a bad signature", arrivals.bad));
+    }
+    problems
+}
+
+fn describe(load: &Load) -> String {
+    format!("{:.0}/s, p50 {:.2} ms, p99 {:.2} ms", load.per_second, super::millis(load.p50), super::millis(load.p99))
+}
+
+fn ratio(part: f64, whole: f64) -> f64 {
+    if whole > 0.0 { part / whole } else { f64::NAN }
+}
+
+fn verdict(met: bool) -> &'static str {
+    if met { "met" } else { "MISSED" }
+}
+
+fn print_table(f: &Figures) {
+    let ms = super::millis;
+    let check_ratio = ratio(f.check.per_second, f.select_only.per_second);
+    let write_ratio = ratio(f.write.per_second, f.tpc_b.per_second);
+    let depth_ratio = ratio(ms(f.deep_page.p50), ms(f.first_page.p50));
+    let d = &f.deliveries;
+    println!();
+    println!("{:<34} {:<40} {:<40} {:>6}  goal", "scenario", "service", "baseline (same run)", "ratio");
+    println!(
+        "{:<34} {:<40} {:<40} {:>6.2}  ≥ {GOAL_CHECK_RATIO} of baseline: {}",
+        "SDK check GET /clickwrap",
+        describe(&f.check),
+        format!("pgbench -S {}", describe(&f.select_only)),
+        check_ratio,
+        verdict(check_ratio >= GOAL_CHECK_RATIO)
+    );
+    println!(
+        "{:<34} {:<40} {:<40} {:>6.2}  ≥ {GOAL_WRITES_PER_SECOND}/s: {}",
+        "consent write POST + verify",
+        describe(&f.write),
+        format!("TPC-B {}", describe(&f.tpc_b)),
+        write_ratio,
+        verdict(f.write.per_second >= GOAL_WRITES_PER_SECOND)
+    );
+    println!(
+        "{:<34} {:<40} {:<40} {:>6.2}  ≤ {GOAL_DEPTH_RATIO}: {}",
+        format!("events page p50, depth {}", f.depth),
+        format!("{:.2} ms", ms(f.deep_page.p50)),
+        format!("depth 0: {:.2} ms", ms(f.first_page.p50)),
+        depth_ratio,
+        verdict(depth_ratio <= GOAL_DEPTH_RATIO)
+    );
+    println!(
+        "{:<34} {:<40} {:<40} {:>6}  p50 < {GOAL_LAG_P50_MS} ms: {}",
+        "webhooks",
+        format!("{:.0}/s during writes, lag p50 {:.1} ms", d.per_second, ms(d.lag_p50)),
+        format!("lag p99 {:.1} ms; drained {:.1} s after", ms(d.lag_p99), d.drained_after.as_secs_f64()),
+        "",
+        verdict(ms(d.lag_p50) < GOAL_LAG_P50_MS)
+    );
+    println!(
+        "{:<34} {:<40} {:<40} {:>6}  idle ≤ {GOAL_IDLE_MIB} MiB: {}",
+        "server resident memory",
+        format!("idle {:.1} MiB, peak {:.1} MiB", f.idle_mib, f.peak_mib),
+        format!("(peak during {}; idle after {:.1} MiB)", f.peak_during, f.idle_after_mib),
+        "",
+        verdict(f.idle_mib <= GOAL_IDLE_MIB)
+    );
+    println!();
+}
+
+fn load_json(load: &Load) -> Value {
+    json!({
+        "count": load.count,
+        "per_second": load.per_second,
+        "p50_ms": super::millis(load.p50),
+        "p99_ms": super::millis(load.p99),
+        "errors": load.errors,
+    })
+}
+
+fn report(bench: &Bench, machine: &Value, f: &Figures, problems: &[String]) -> Value {
+    let s = &bench.sizes;
+    let d = &f.deliveries;
+    let ms = super::millis;
+    json!({
+        "benchmark": "service: the release server against same-run PostgreSQL baselines",
+        "quick": s.quick,
+        "machine": machine,
+        "data": {
+            "verified_events": s.events(),
+            "end_users": s.end_users,
+            "templates": TEMPLATES,
+            "versions_per_template": 3,
+        },
+        "connections": s.connections,
+        "run_seconds": s.run.as_secs(),
+        "sdk_check": {
+            "service": load_json(&f.check),
+            "baseline_pgbench_select_only": load_json(&f.select_only),
+            "ratio": ratio(f.check.per_second, f.select_only.per_second),
+            "goal_ratio_at_least": GOAL_CHECK_RATIO,
+        },
+        "consent_write": {
+            "service": load_json(&f.write),
+            "baseline_pgbench_tpc_b": load_json(&f.tpc_b),
+            "ratio": ratio(f.write.per_second, f.tpc_b.per_second),
+            "goal_per_second_at_least": GOAL_WRITES_PER_SECOND,
+        },
+        "events_list": {
+            "depth": f.depth,
+            "first_page": load_json(&f.first_page),
+            "deep_page": load_json(&f.deep_page),
+            "ratio_p50": ratio(ms(f.deep_page.p50), ms(f.first_page.p50)),
+            "goal_ratio_at_most": GOAL_DEPTH_RATIO,
+        },
+        "webhooks": {
+            "delivered_of_write_run": d.count,
+            "per_second_during_writes": d.per_second,
+            "drained_seconds_after_writes": d.drained_after.as_secs_f64(),
+            "lag_rate_per_second": s.lag_rate,
+            "lag_samples": d.lag_samples,
+            "lag_p50_ms": ms(d.lag_p50),
+            "lag_p99_ms": ms(d.lag_p99),
+            "bad_signatures": d.bad_signatures,
+            "repeated_deliveries": d.repeated,
+            "goal_lag_p50_ms_below": GOAL_LAG_P50_MS,
+        },
+        "resident_memory_mib": {
+            "idle": f.idle_mib,
+            "peak": f.peak_mib,
+            "peak_during": f.peak_during,
+            "idle_after_load": f.idle_after_mib,
+            "goal_idle_at_most": GOAL_IDLE_MIB,
+        },
+        "problems": problems,
+    })
+}
