@@ -26,10 +26,10 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use crate::PgStore;
 use crate::convert::{at, count_i64, hash32, i32_of, limit_i64, ts, u32_of};
 use crate::errors::{corrupt, from_diesel};
-use crate::schema::{certificates, clickwrap_events as events, event_contents, re_accept_requests, webhook_deliveries};
+use crate::schema::{certificates, clickwrap_events as events, re_accept_requests, webhook_deliveries};
 use crate::statement::{Statement, Value};
 use crate::tenants::period_usage;
-use futures_util::future::{try_join, try_join3};
+use futures_util::future::try_join3;
 
 /// Verifications of one tenant spread their usage count over this many rows.
 const USAGE_SHARDS: u8 = 16;
@@ -37,10 +37,8 @@ const USAGE_SHARDS: u8 = 16;
 /// lock) so the quota is exact; above it they run side by side.
 const QUOTA_EXACT_MARGIN: i64 = 64;
 
-// `treat_none_as_default_value = false`: a `None` is bound as NULL rather than written as DEFAULT,
-// so the INSERT is the same statement every time and stays prepared.
-#[derive(Queryable, Selectable, Insertable)]
-#[diesel(table_name = events, check_for_backend(diesel::pg::Pg), treat_none_as_default_value = false)]
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = events, check_for_backend(diesel::pg::Pg))]
 struct EventRow {
     id: uuid::Uuid,
     tenant_id: uuid::Uuid,
@@ -65,6 +63,16 @@ struct EventRow {
     action_at: time::OffsetDateTime,
     verified_at: Option<time::OffsetDateTime>,
 }
+
+/// Inserts an event and, unless it is stored already, its rendered content (`$13` is the content
+/// hash, `$23` the content). See [`EventRow::into_values`].
+const INSERT_EVENT_SQL: &str = "
+WITH content AS (
+    INSERT INTO event_contents (content_hash, content) VALUES ($13, $23) ON CONFLICT DO NOTHING)
+INSERT INTO clickwrap_events (id, tenant_id, app_id, template_id, template_name, version_major, version_minor,
+    effective_at, end_user_id, action, status, language, content_hash, template_placeholders, technical_metadata,
+    presentation_mode, agreement_mode, accept_label, checkbox_label, presented_at, action_at, verified_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)";
 
 impl EventRow {
     fn from_domain(e: &ClickwrapEvent) -> Self {
@@ -92,6 +100,35 @@ impl EventRow {
             action_at: at(e.action_at),
             verified_at: e.verified_at.map(at),
         }
+    }
+
+    /// The values of [`INSERT_EVENT_SQL`]: the row's columns in order, then the content.
+    fn into_values(self, content: String) -> Vec<Value> {
+        vec![
+            Value::Uuid(self.id),
+            Value::Uuid(self.tenant_id),
+            Value::Uuid(self.app_id),
+            Value::Uuid(self.template_id),
+            Value::Text(self.template_name),
+            Value::Int(self.version_major),
+            Value::Int(self.version_minor),
+            Value::At(self.effective_at),
+            Value::Text(self.end_user_id),
+            Value::Text(self.action),
+            Value::Text(self.status),
+            Value::Text(self.language),
+            Value::Text(self.content_hash),
+            Value::MaybeText(self.template_placeholders),
+            Value::Text(self.technical_metadata),
+            Value::Text(self.presentation_mode),
+            Value::Text(self.agreement_mode),
+            Value::Text(self.accept_label),
+            Value::MaybeText(self.checkbox_label),
+            Value::At(self.presented_at),
+            Value::At(self.action_at),
+            Value::MaybeAt(self.verified_at),
+            Value::Text(content),
+        ]
     }
 
     fn into_domain(self, content: String) -> Result<ClickwrapEvent, StorageError> {
@@ -131,6 +168,8 @@ fn status(text: &str) -> Result<EventStatus, StorageError> {
 }
 
 /// The outbox row as the verification writes it (the dispatcher's side reads it in `deliveries.rs`).
+// `treat_none_as_default_value = false`: a `None` is bound as NULL rather than written as DEFAULT,
+// so the INSERT is the same statement every time and stays prepared.
 #[derive(Insertable)]
 #[diesel(table_name = webhook_deliveries, check_for_backend(diesel::pg::Pg), treat_none_as_default_value = false)]
 struct DeliveryRow {
@@ -407,23 +446,13 @@ impl From<diesel::result::Error> for CommitFailure {
 impl EventStore for PgStore {
     async fn insert_event(&self, event: &ClickwrapEvent) -> Result<(), StorageError> {
         let mut conn = self.conn().await?;
-        let row = EventRow::from_domain(event);
-        conn.transaction::<_, diesel::result::Error, _>(async |conn| {
-            // Both statements are sent at once (pipelined); PostgreSQL still runs them in order.
-            let mut shared: &AsyncPgConnection = conn;
-            let content = diesel::insert_into(event_contents::table)
-                .values((
-                    event_contents::content_hash.eq(event.content_hash.as_str()),
-                    event_contents::content.eq(&event.content),
-                ))
-                .on_conflict_do_nothing()
-                .execute(&mut shared);
-            let event = diesel::insert_into(events::table).values(&row).execute(&mut shared);
-            try_join(content, event).await?;
-            Ok(())
-        })
-        .await
-        .map_err(from_diesel)
+        // One statement (no BEGIN/COMMIT round trips): the content, unless stored already, and the
+        // event. The foreign key from the event to its content is checked at the statement's end.
+        Statement::new(INSERT_EVENT_SQL, EventRow::from_domain(event).into_values(event.content.clone()))
+            .execute(&mut conn)
+            .await
+            .map(|_| ())
+            .map_err(from_diesel)
     }
 
     async fn find_event(&self, tenant: TenantId, id: EventId) -> Result<Option<ClickwrapEvent>, StorageError> {

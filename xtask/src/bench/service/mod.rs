@@ -166,6 +166,8 @@ struct Deliveries {
     bad_signatures: usize,
     /// Deliveries of an event that had been delivered before (at-least-once delivery allows them).
     repeated: usize,
+    /// Attempts that did not get a 2xx, by what went wrong (from the delivery history).
+    failed_attempts: Vec<(String, i64)>,
 }
 
 async fn bench(bench: &Bench) -> Result<Value, String> {
@@ -207,6 +209,8 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
     let installation = Arc::new(data::install(&mut setup, &operator_token, &receiver.url(), TEMPLATES).await?);
     let mut conn = super::connect(&service_db).await?;
     data::fill(&mut conn, &installation, sizes.end_users).await?;
+    // A new connection: the server closes idle ones (keep-alive) while the data is written.
+    let mut setup = Connection::open(address).await?;
     data::check_rule(&mut setup, &installation, sizes.end_users).await?;
     let machine = super::machine(&mut conn).await?;
     drop(conn);
@@ -252,6 +256,7 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
     lags.sort_unstable();
     let write_count = writes.verified.iter().filter(|(id, _)| delivered.by_event.contains_key(id)).count();
     let write_span = last_delivery.map_or(Duration::ZERO, |last| last.saturating_duration_since(since));
+    let failed_attempts = failed_attempts(&service_db).await?;
     let deliveries = Deliveries {
         count: write_count,
         per_second: if write_span.is_zero() { 0.0 } else { write_count as f64 / write_span.as_secs_f64() },
@@ -260,6 +265,7 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
         lag_p99: super::percentile(&lags, 99),
         lag_samples: lags.len(),
         bad_signatures: arrived.bad,
+        failed_attempts,
         repeated: arrived.deliveries.saturating_sub(arrived.by_event.len() + arrived.bad),
     };
 
@@ -437,6 +443,29 @@ async fn wait_for_deliveries(
     }
 }
 
+#[derive(diesel::QueryableByName)]
+struct FailedAttempts {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    error: String,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    count: i64,
+}
+
+/// Failed delivery attempts by error class, read from the delivery history.
+async fn failed_attempts(database: &clickwrap_postgres::database::DatabaseUrl) -> Result<Vec<(String, i64)>, String> {
+    use diesel_async::RunQueryDsl;
+    let mut conn = super::connect(database).await?;
+    let rows: Vec<FailedAttempts> = diesel::sql_query(
+        "SELECT coalesce(error_class, 'status ' || response_status) AS error, count(*) AS count \
+         FROM webhook_attempts WHERE response_status IS NULL OR response_status NOT BETWEEN 200 AND 299 \
+         GROUP BY 1 ORDER BY 2 DESC",
+    )
+    .load(&mut conn)
+    .await
+    .map_err(|e| format!("cannot read the delivery history: {e}"))?;
+    Ok(rows.into_iter().map(|r| (r.error, r.count)).collect())
+}
+
 /// What did not work (each a reason to fail the command).
 fn problems(figures: &Figures, verified: usize, arrivals: &receiver::Arrivals) -> Vec<String> {
     let mut problems = Vec::new();
@@ -456,6 +485,9 @@ fn problems(figures: &Figures, verified: usize, arrivals: &receiver::Arrivals) -
     let missing = verified.saturating_sub(arrivals.by_event.len());
     if missing > 0 {
         problems.push(format!("{missing} of {verified} verified events were not delivered by webhook"));
+    }
+    for (error, count) in &figures.deliveries.failed_attempts {
+        println!("    note: {count} webhook attempts failed ({error}) and were retried");
     }
     if arrivals.bad > 0 {
         problems.push(format!("{} webhook deliveries had a bad signature", arrivals.bad));
@@ -581,6 +613,7 @@ fn report(bench: &Bench, machine: &Value, f: &Figures, problems: &[String]) -> V
             "lag_p99_ms": ms(d.lag_p99),
             "bad_signatures": d.bad_signatures,
             "repeated_deliveries": d.repeated,
+            "failed_attempts": d.failed_attempts.iter().map(|(class, n)| json!({"error": class, "count": n})).collect::<Vec<_>>(),
             "goal_lag_p50_ms_below": GOAL_LAG_P50_MS,
         },
         "resident_memory_mib": {
