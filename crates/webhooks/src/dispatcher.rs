@@ -262,9 +262,22 @@ impl Dispatcher {
                 }
             };
             let more = claimed.len() == wanted;
+            if claimed.len() > wanted {
+                // A store must not do this; if one does, the extra deliveries are leased to us and
+                // would wait out their lease unsent, so they are sent too, each with a slot.
+                tracing::error!(wanted, claimed = claimed.len(), "the store claimed more deliveries than asked");
+            }
             if !claimed.is_empty() {
                 let apps = inner.apps_of(&claimed).await;
-                for (claim, permit) in claimed.into_iter().zip(permits) {
+                let mut permits = permits.into_iter();
+                for claim in claimed {
+                    let permit = match permits.next() {
+                        Some(permit) => permit,
+                        None => match slots.clone().acquire_owned().await {
+                            Ok(permit) => permit,
+                            Err(_) => break,
+                        },
+                    };
                     let app = apps.get(&claim.delivery.app_id).cloned().flatten();
                     let inner = inner.clone();
                     tasks.spawn(async move { inner.deliver(claim, app, permit).await });

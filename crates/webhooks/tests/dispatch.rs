@@ -483,3 +483,94 @@ async fn the_client_names_why_an_attempt_failed() {
     assert_eq!(error.class, AttemptError::BlockedAddress, "{error}");
     assert_eq!(receiver.count("/x"), 1);
 }
+
+/// A store that leases twice as many deliveries as asked: what PostgreSQL did when the claim's
+/// LIMIT subquery was rescanned under load.
+#[derive(Debug)]
+struct OverClaiming(clickwrap_postgres::PgStore);
+
+#[async_trait::async_trait]
+impl DeliveryStore for OverClaiming {
+    async fn claim_due(
+        &self,
+        owner: LeaseOwner,
+        now: clickwrap_domain::Timestamp,
+        lease_until: clickwrap_domain::Timestamp,
+        limit: usize,
+    ) -> Result<Vec<clickwrap_domain::webhooks::dispatch::ClaimedDelivery>, clickwrap_domain::ports::StorageError> {
+        self.0.claim_due(owner, now, lease_until, limit * 2).await
+    }
+
+    async fn record_attempt(
+        &self,
+        owner: LeaseOwner,
+        attempt: &clickwrap_domain::webhooks::dispatch::DeliveryAttempt,
+        outcome: clickwrap_domain::webhooks::dispatch::AttemptOutcome,
+    ) -> Result<bool, clickwrap_domain::ports::StorageError> {
+        self.0.record_attempt(owner, attempt, outcome).await
+    }
+
+    async fn disable_leased(
+        &self,
+        owner: LeaseOwner,
+        tenant: clickwrap_domain::TenantId,
+        id: clickwrap_domain::DeliveryId,
+    ) -> Result<bool, clickwrap_domain::ports::StorageError> {
+        self.0.disable_leased(owner, tenant, id).await
+    }
+
+    async fn release_leases(&self, owner: LeaseOwner) -> Result<u64, clickwrap_domain::ports::StorageError> {
+        self.0.release_leases(owner).await
+    }
+
+    async fn list_deliveries(
+        &self,
+        tenant: clickwrap_domain::TenantId,
+        app: clickwrap_domain::AppId,
+        after: Option<&clickwrap_domain::webhooks::history::DeliveryPosition>,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, clickwrap_domain::ports::StorageError> {
+        self.0.list_deliveries(tenant, app, after, limit).await
+    }
+
+    async fn find_delivery(
+        &self,
+        tenant: clickwrap_domain::TenantId,
+        id: clickwrap_domain::DeliveryId,
+    ) -> Result<Option<DeliveryRecord>, clickwrap_domain::ports::StorageError> {
+        self.0.find_delivery(tenant, id).await
+    }
+
+    async fn redeliver(
+        &self,
+        tenant: clickwrap_domain::TenantId,
+        id: clickwrap_domain::DeliveryId,
+        now: clickwrap_domain::Timestamp,
+    ) -> Result<bool, clickwrap_domain::ports::StorageError> {
+        self.0.redeliver(tenant, id, now).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_claimed_delivery_is_sent_even_when_the_store_claims_more_than_asked() {
+    let world = World::new().await;
+    let receiver = Receiver::start(&world.tls, |_| Reply::status(200)).await;
+    let (app, _secret) = world.app(&receiver.url("/hooks")).await;
+    let mut events = Vec::new();
+    for _ in 0..12 {
+        events.push(world.verified_event(&app).await);
+    }
+    let mut config = world.config();
+    config.batch_size = 2;
+    config.concurrency = 3;
+    // A delivery claimed but not sent would wait out this lease: far longer than the test waits.
+    config.lease = Duration::from_secs(300);
+    let store = world.db.store();
+    let service = support::service_on(&store, Arc::new(clickwrap_domain::memory::AllowAllWebhookTargets)).await;
+    let running = Dispatcher::new(config, service, Arc::new(OverClaiming(store))).unwrap().start();
+
+    let records = world.wait_for_deliveries(&events, SOON, state(DeliveryState::Delivered)).await;
+    assert!(records.iter().all(|r| r.delivery.attempts == 1), "each sent once: {records:#?}");
+    assert_eq!(receiver.received().len(), events.len());
+    running.shutdown().await;
+}
