@@ -394,16 +394,20 @@ impl<GB> ValidGrouping<GB> for After {
 impl AppearsOnTable<events::table> for After {}
 impl SelectableExpression<events::table> for After {}
 
-/// Counts one verified event, on a shard chosen by the event id so concurrent ones rarely collide.
+/// The usage counter shard of a verification: chosen by the event id, so concurrent ones rarely collide.
+fn usage_shard(record: &VerificationRecord) -> u8 {
+    record.event.id.as_bytes().last().map_or(0, |b| b % USAGE_SHARDS)
+}
+
+/// Counts one verified event on its shard.
 async fn count_usage(mut conn: &AsyncPgConnection, record: &VerificationRecord) -> QueryResult<()> {
-    let shard = record.event.id.as_bytes().last().map_or(0, |b| b % USAGE_SHARDS);
     Statement::new(
         "INSERT INTO usage_counters (tenant_id, period_start, shard, events) VALUES ($1, $2, $3, 1) \
          ON CONFLICT (tenant_id, period_start, shard) DO UPDATE SET events = usage_counters.events + 1",
         vec![
             Value::Uuid(*record.event.tenant_id.as_uuid()),
             Value::At(at(record.period.start)),
-            Value::SmallInt(i16::from(shard)),
+            Value::SmallInt(i16::from(usage_shard(record))),
         ],
     )
     .execute(&mut conn)
@@ -426,6 +430,95 @@ async fn quota_allows(conn: &mut AsyncPgConnection, record: &VerificationRecord)
         .execute(conn)
         .await?;
     Ok(period_usage(conn, record.event.tenant_id, &record.period).await? < quota)
+}
+
+/// Why the event was not verified: it was verified already (also by a concurrent verification), or
+/// it does not exist. A statement of its own, so it sees what committed meanwhile.
+async fn why_not_verified(conn: &mut AsyncPgConnection, event: &ClickwrapEvent) -> CommitFailure {
+    let current = events::table
+        .filter(events::tenant_id.eq(event.tenant_id.as_uuid()))
+        .filter(events::id.eq(event.id.as_uuid()))
+        .select(events::status)
+        .first::<String>(conn)
+        .await
+        .optional();
+    match current {
+        Ok(status) => match status.as_deref().and_then(EventStatus::parse) {
+            Some(status) => CommitFailure::AlreadyVerified(status),
+            None => CommitFailure::Missing,
+        },
+        Err(e) => CommitFailure::Database(e),
+    }
+}
+
+/// A verification for a tenant without an event quota, in one statement: the event's UPDATE, and
+/// only if it updated a row, the certificate, the outbox entry and the usage count (one implicit
+/// transaction, one round trip). With a quota, `commit_verification` takes a transaction instead,
+/// as the quota check must sit between the update and the writes.
+const VERIFY_UNLIMITED_SQL: &str = "
+WITH verified AS (
+    UPDATE clickwrap_events SET status = $3, verified_at = $4
+     WHERE tenant_id = $1 AND id = $2 AND status = 'UNVERIFIED'
+    RETURNING id),
+certificate AS (
+    INSERT INTO certificates (event_id, tenant_id, pdf, sha256, created_at)
+    SELECT $2, $1, $5, $6, $7 FROM verified WHERE $5 IS NOT NULL),
+delivery AS (
+    INSERT INTO webhook_deliveries (id, tenant_id, app_id, event_id, payload, state, attempts, next_attempt_at,
+                                    last_attempt_at, last_response_status, created_at)
+    SELECT $8, $1, $9, $2, $10, $11, $12, $13, $14, $15, $16 FROM verified),
+usage AS (
+    INSERT INTO usage_counters (tenant_id, period_start, shard, events)
+    SELECT $1, $17, $18, 1 FROM verified
+    ON CONFLICT (tenant_id, period_start, shard) DO UPDATE SET events = usage_counters.events + 1)
+SELECT EXISTS (SELECT 1 FROM verified) AS verified";
+
+#[derive(QueryableByName)]
+struct Verified {
+    #[diesel(sql_type = Bool)]
+    verified: bool,
+}
+
+async fn commit_unlimited_verification(
+    conn: &mut AsyncPgConnection,
+    record: &VerificationRecord,
+) -> Result<(), CommitVerificationError> {
+    let event = &record.event;
+    let delivery = DeliveryRow::from_domain(&record.delivery);
+    let certificate = record.certificate.as_ref();
+    let values = vec![
+        Value::Uuid(*event.tenant_id.as_uuid()),
+        Value::Uuid(*event.id.as_uuid()),
+        Value::Text(event.status.as_str().to_owned()),
+        Value::MaybeAt(event.verified_at.map(at)),
+        Value::MaybeBytes(certificate.map(|c| c.pdf.clone())),
+        Value::MaybeBytes(certificate.map(|c| c.sha256.to_vec())),
+        Value::MaybeAt(certificate.map(|c| at(c.created_at))),
+        Value::Uuid(delivery.id),
+        Value::Uuid(delivery.app_id),
+        Value::Text(delivery.payload),
+        Value::Text(delivery.state),
+        Value::Int(delivery.attempts),
+        Value::MaybeAt(delivery.next_attempt_at),
+        Value::MaybeAt(delivery.last_attempt_at),
+        Value::MaybeInt(delivery.last_response_status),
+        Value::At(delivery.created_at),
+        Value::At(at(record.period.start)),
+        Value::SmallInt(i16::from(usage_shard(record))),
+    ];
+    let row: Verified = Statement::new(VERIFY_UNLIMITED_SQL, values)
+        .get_result(conn)
+        .await
+        .map_err(|e| CommitVerificationError::from(from_diesel(e)))?;
+    if row.verified {
+        return Ok(());
+    }
+    match why_not_verified(conn, event).await {
+        CommitFailure::AlreadyVerified(status) => Err(CommitVerificationError::AlreadyVerified(status)),
+        CommitFailure::Missing => Err(CommitVerificationError::EventMissing),
+        CommitFailure::Database(e) => Err(from_diesel(e).into()),
+        CommitFailure::QuotaExceeded => Err(CommitVerificationError::QuotaExceeded),
+    }
 }
 
 /// Why a verification transaction rolled back.
@@ -466,6 +559,9 @@ impl EventStore for PgStore {
 
     async fn commit_verification(&self, record: &VerificationRecord) -> Result<(), CommitVerificationError> {
         let mut conn = self.conn().await?;
+        if record.quota.is_none() {
+            return commit_unlimited_verification(&mut conn, record).await;
+        }
         let event = &record.event;
         let certificate = record.certificate.as_ref().map(|c| {
             (
@@ -493,17 +589,7 @@ impl EventStore for PgStore {
                 .execute(conn)
                 .await?;
                 if updated == 0 {
-                    let current: Option<String> = events::table
-                        .filter(events::tenant_id.eq(event.tenant_id.as_uuid()))
-                        .filter(events::id.eq(event.id.as_uuid()))
-                        .select(events::status)
-                        .first(conn)
-                        .await
-                        .optional()?;
-                    return Err(match current.as_deref().and_then(EventStatus::parse) {
-                        Some(status) => CommitFailure::AlreadyVerified(status),
-                        None => CommitFailure::Missing,
-                    });
+                    return Err(why_not_verified(conn, event).await);
                 }
                 // Checked after the update, so a second verify says "already verified" even when
                 // the quota is used up; the error rolls the update back.

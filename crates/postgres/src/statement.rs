@@ -4,7 +4,7 @@
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::result::QueryResult;
-use diesel::sql_types::{Array, BigInt, Int4, Nullable, SmallInt, Text, Timestamptz, Untyped, Uuid as SqlUuid};
+use diesel::sql_types::{Array, BigInt, Binary, Int4, Nullable, SmallInt, Text, Timestamptz, Untyped, Uuid as SqlUuid};
 use time::OffsetDateTime;
 
 /// A value bound to a [`Statement`].
@@ -19,6 +19,7 @@ pub(crate) enum Value {
     BigInt(i64),
     Text(String),
     MaybeText(Option<String>),
+    MaybeBytes(Option<Vec<u8>>),
 }
 
 impl Value {
@@ -34,6 +35,7 @@ impl Value {
             Value::BigInt(v) => out.push_bind_param::<BigInt, _>(v),
             Value::Text(v) => out.push_bind_param::<Text, _>(v),
             Value::MaybeText(v) => out.push_bind_param::<Nullable<Text>, _>(v),
+            Value::MaybeBytes(v) => out.push_bind_param::<Nullable<Binary>, _>(v),
         }
     }
 }
