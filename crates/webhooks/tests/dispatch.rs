@@ -10,13 +10,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use async_trait::async_trait;
 use clickwrap_domain::apps::service::AppChanges;
 use clickwrap_domain::consent::queries::PageLimit;
-use clickwrap_domain::ports::DeliveryStore;
+use clickwrap_domain::memory::AllowAllWebhookTargets;
+use clickwrap_domain::ports::{DeliveryStore, StorageError};
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
-use clickwrap_domain::webhooks::dispatch::{AttemptError, LeaseOwner, RetryPolicy};
-use clickwrap_domain::webhooks::history::DeliveryRecord;
+use clickwrap_domain::webhooks::dispatch::{
+    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner, RetryPolicy,
+};
+use clickwrap_domain::webhooks::history::{DeliveryPosition, DeliveryRecord};
 use clickwrap_domain::webhooks::models::DeliveryState;
+use clickwrap_domain::{AppId, DeliveryId, TenantId, Timestamp};
+use clickwrap_postgres::PgStore;
 use clickwrap_webhooks::receiver::verify_request;
 use clickwrap_webhooks::{AddressPolicy, Dispatcher};
 use support::{LoopbackOnlyDialer, Receiver, Reply, StaticNames, World};
@@ -487,66 +493,52 @@ async fn the_client_names_why_an_attempt_failed() {
 /// A store that leases twice as many deliveries as asked: what PostgreSQL did when the claim's
 /// LIMIT subquery was rescanned under load.
 #[derive(Debug)]
-struct OverClaiming(clickwrap_postgres::PgStore);
+struct OverClaiming(PgStore);
 
-#[async_trait::async_trait]
+#[async_trait]
 impl DeliveryStore for OverClaiming {
     async fn claim_due(
         &self,
         owner: LeaseOwner,
-        now: clickwrap_domain::Timestamp,
-        lease_until: clickwrap_domain::Timestamp,
+        now: Timestamp,
+        lease_until: Timestamp,
         limit: usize,
-    ) -> Result<Vec<clickwrap_domain::webhooks::dispatch::ClaimedDelivery>, clickwrap_domain::ports::StorageError> {
+    ) -> Result<Vec<ClaimedDelivery>, StorageError> {
         self.0.claim_due(owner, now, lease_until, limit * 2).await
     }
 
     async fn record_attempt(
         &self,
         owner: LeaseOwner,
-        attempt: &clickwrap_domain::webhooks::dispatch::DeliveryAttempt,
-        outcome: clickwrap_domain::webhooks::dispatch::AttemptOutcome,
-    ) -> Result<bool, clickwrap_domain::ports::StorageError> {
+        attempt: &DeliveryAttempt,
+        outcome: AttemptOutcome,
+    ) -> Result<bool, StorageError> {
         self.0.record_attempt(owner, attempt, outcome).await
     }
 
-    async fn disable_leased(
-        &self,
-        owner: LeaseOwner,
-        tenant: clickwrap_domain::TenantId,
-        id: clickwrap_domain::DeliveryId,
-    ) -> Result<bool, clickwrap_domain::ports::StorageError> {
+    async fn disable_leased(&self, owner: LeaseOwner, tenant: TenantId, id: DeliveryId) -> Result<bool, StorageError> {
         self.0.disable_leased(owner, tenant, id).await
     }
 
-    async fn release_leases(&self, owner: LeaseOwner) -> Result<u64, clickwrap_domain::ports::StorageError> {
+    async fn release_leases(&self, owner: LeaseOwner) -> Result<u64, StorageError> {
         self.0.release_leases(owner).await
     }
 
     async fn list_deliveries(
         &self,
-        tenant: clickwrap_domain::TenantId,
-        app: clickwrap_domain::AppId,
-        after: Option<&clickwrap_domain::webhooks::history::DeliveryPosition>,
+        tenant: TenantId,
+        app: AppId,
+        after: Option<&DeliveryPosition>,
         limit: usize,
-    ) -> Result<Vec<DeliveryRecord>, clickwrap_domain::ports::StorageError> {
+    ) -> Result<Vec<DeliveryRecord>, StorageError> {
         self.0.list_deliveries(tenant, app, after, limit).await
     }
 
-    async fn find_delivery(
-        &self,
-        tenant: clickwrap_domain::TenantId,
-        id: clickwrap_domain::DeliveryId,
-    ) -> Result<Option<DeliveryRecord>, clickwrap_domain::ports::StorageError> {
+    async fn find_delivery(&self, tenant: TenantId, id: DeliveryId) -> Result<Option<DeliveryRecord>, StorageError> {
         self.0.find_delivery(tenant, id).await
     }
 
-    async fn redeliver(
-        &self,
-        tenant: clickwrap_domain::TenantId,
-        id: clickwrap_domain::DeliveryId,
-        now: clickwrap_domain::Timestamp,
-    ) -> Result<bool, clickwrap_domain::ports::StorageError> {
+    async fn redeliver(&self, tenant: TenantId, id: DeliveryId, now: Timestamp) -> Result<bool, StorageError> {
         self.0.redeliver(tenant, id, now).await
     }
 }
@@ -566,7 +558,7 @@ async fn every_claimed_delivery_is_sent_even_when_the_store_claims_more_than_ask
     // A delivery claimed but not sent would wait out this lease: far longer than the test waits.
     config.lease = Duration::from_secs(300);
     let store = world.db.store();
-    let service = support::service_on(&store, Arc::new(clickwrap_domain::memory::AllowAllWebhookTargets)).await;
+    let service = support::service_on(&store, Arc::new(AllowAllWebhookTargets)).await;
     let running = Dispatcher::new(config, service, Arc::new(OverClaiming(store))).unwrap().start();
 
     let records = world.wait_for_deliveries(&events, SOON, state(DeliveryState::Delivered)).await;
