@@ -438,6 +438,28 @@ async fn rate_limits_hold_across_instances_sharing_the_database() {
 }
 
 #[actix_web::test]
+async fn a_version_published_on_another_instance_is_served_at_once_when_asked_for() {
+    use clickwrap_domain::TenantId;
+    use clickwrap_domain::templates::versioning::VersionKind;
+    let h = harness().await;
+    let other = h.second_instance(Settings::default()).await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Terms</p>").await;
+    // The other instance serves the template from its cache: it knows version 1.0 only.
+    let check = format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId=ada", op.app_id);
+    assert_eq!(other.call(get(&check)).await.expect(200).json()["clickwrapTemplateVersionMinor"], 0);
+
+    let tenant = TenantId::parse(&op.tenant_id).unwrap();
+    h.service().publish_version(tenant, t.parse().unwrap(), VersionKind::Minor, None).await.unwrap();
+    let content = format!(
+        "{V1}/clickwrap/content?appId={}&clickwrapTemplateId={t}&clickwrapTemplateVersion=1&clickwrapTemplateVersionMinor=1",
+        op.app_id
+    );
+    let shown = other.call(get(&content)).await.expect(200).json();
+    assert_eq!(shown["clickwrapTemplateVersionMinor"], 1);
+}
+
+#[actix_web::test]
 async fn the_event_quota_is_enforced_at_verify() {
     let h = harness().await;
     let op = operator(&h, Some(1)).await;

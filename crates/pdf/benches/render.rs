@@ -9,50 +9,21 @@
 
 use std::hint::black_box;
 
-use clickwrap_domain::consent::models::{Action, ClickwrapEvent, EventStatus, Presentation, PresentationMode};
-use clickwrap_domain::content::hash::ContentHash;
+use clickwrap_domain::Language;
 use clickwrap_domain::ports::{CertificateFacts, CertificateRenderer};
-use clickwrap_domain::templates::customizations::AgreementMode;
-use clickwrap_domain::templates::versioning::VersionNumber;
-use clickwrap_domain::{AppId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
-use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity};
 use criterion::{Criterion, criterion_group, criterion_main};
 
+/// The tests' fixtures: the same event and renderer the tests check.
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 fn facts(language: Language, template_name: &str, content: &str) -> CertificateFacts {
-    let at = |text: &str| Timestamp::parse_rfc3339(text).unwrap();
-    let event = ClickwrapEvent {
-        id: EventId::from_uuid(uuid::Uuid::from_u128(0x0192_7e3b_5c1a_7d2e_9f00_1234_5678_9abc)),
-        tenant_id: TenantId::from_uuid(uuid::Uuid::from_u128(1)),
-        app_id: AppId::from_uuid(uuid::Uuid::from_u128(2)),
-        template_id: TemplateId::from_uuid(uuid::Uuid::from_u128(3)),
-        template_name: template_name.to_owned(),
-        version: VersionNumber::new(3, 1),
-        effective_at: at("2026-01-01T00:00:00.000Z"),
-        end_user_id: EndUserId::parse("user-4711@example.com").unwrap(),
-        action: Action::Accepted,
-        status: EventStatus::Accepted,
-        language,
-        content: content.to_owned(),
-        content_hash: ContentHash::of(content),
-        template_placeholders: None,
-        technical_metadata: r#"{"ipAddress":"203.0.113.7","userAgent":"Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0","client":{"sdk":"clickwrap-js","sdkVersion":"1.2.0"}}"#.to_owned(),
-        presentation: Presentation {
-            mode: PresentationMode::Dialog,
-            agreement_mode: AgreementMode::Scroll,
-            accept_label: "Accept".to_owned(),
-            checkbox_label: None,
-        },
-        presented_at: at("2026-03-04T10:15:00.250Z"),
-        action_at: at("2026-03-04T10:15:42.125Z"),
-        verified_at: Some(at("2026-03-04T10:15:43.000Z")),
-    };
-    CertificateFacts { event, app_name: "Acme Shop".to_owned() }
+    common::facts(common::event(language, template_name, content))
 }
 
 fn benches(c: &mut Criterion) {
-    let identity = SigningIdentity::generate("Clickwrap benchmark signer").unwrap();
-    // Fonts are loaded once, here, as the server does at start-up.
-    let renderer = PdfRenderer::new(identity, FontLibrary::from_env(), "https://consent.example.com");
+    // Fonts are loaded once, as the server does at start-up.
+    let renderer = common::renderer();
 
     let english = facts(Language::English, "Terms of Service", "<h1>Terms</h1><p>Hello Ada Lovelace.</p>");
     let hindi = facts(Language::Hindi, "सेवा की शर्तें", "<p>खाता बनाकर आप इन शर्तों से सहमत होते हैं।</p>");

@@ -93,7 +93,7 @@ fn technical(metadata: &str) -> Technical {
         Some(serde_json::Value::Object(_) | serde_json::Value::Null) | None => None,
         Some(other) => Some(other.to_string()),
     };
-    Technical { ip_address: text("ipAddress").or_else(|| text("clientIp")), user_agent: text("userAgent"), client }
+    Technical { ip_address: text("ipAddress"), user_agent: text("userAgent"), client }
 }
 
 fn not_recorded(value: Option<String>) -> String {
@@ -269,7 +269,7 @@ mod tests {
         assert_eq!(t.user_agent.as_deref(), Some("Mozilla/5.0"));
         assert_eq!(t.client.as_deref(), Some("sdk: js; v: 1.2.0"));
 
-        let t = technical(r#"{"clientIp":"198.51.100.1","userAgent":null,"client":{}}"#);
+        let t = technical(r#"{"ipAddress":"198.51.100.1","userAgent":null,"client":{}}"#);
         assert_eq!(t.ip_address.as_deref(), Some("198.51.100.1"));
         assert_eq!(t.user_agent, None);
         assert_eq!(t.client, None);

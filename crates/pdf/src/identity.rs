@@ -122,11 +122,6 @@ impl SigningIdentity {
         self.certificate.to_pem(der::pem::LineEnding::LF).unwrap_or_default()
     }
 
-    /// SHA-256 of the DER certificate.
-    pub fn fingerprint_sha256(&self) -> [u8; 32] {
-        self.fingerprint
-    }
-
     /// The fingerprint as validators print it: `AB:CD:…`, 32 uppercase hex pairs.
     pub fn fingerprint_hex(&self) -> String {
         let mut text = String::with_capacity(95);
@@ -181,7 +176,7 @@ mod tests {
     fn generated_identity_round_trips_through_der() {
         let identity = SigningIdentity::generate("Clickwrap test signer").unwrap();
         let again = SigningIdentity::from_der(identity.private_key_pkcs8_der(), identity.certificate_der()).unwrap();
-        assert_eq!(again.fingerprint_sha256(), identity.fingerprint_sha256());
+        assert_eq!(again.fingerprint_hex(), identity.fingerprint_hex());
         assert_eq!(identity.common_name().as_deref(), Some("Clickwrap test signer"));
         assert!(identity.certificate_pem().starts_with("-----BEGIN CERTIFICATE-----\n"));
         assert_eq!(identity.fingerprint_hex().len(), 95);

@@ -62,11 +62,6 @@ impl PdfRenderer {
         &self.fonts
     }
 
-    /// The URL the documents name for the signing certificate.
-    pub fn signing_certificate_url(&self) -> &str {
-        &self.validation.certificate_url
-    }
-
     fn render(&self, facts: &CertificateFacts, with_agreement: bool) -> Result<Vec<u8>, RenderError> {
         let event = &facts.event;
         let mut composer = Composer::new(&self.fonts);

@@ -30,13 +30,9 @@ pub(crate) async fn renderer(config: &Config, store: &PgStore) -> Result<PdfRend
     let private_key = SecretBox::open(&keyring, &stored.private_key_sealed, BINDING).map_err(other)?;
     let identity = SigningIdentity::from_der(&private_key, &stored.certificate_der).map_err(other)?;
     let fonts = FontLibrary::from_env();
-    for (script, file) in fonts.describe() {
-        match file {
-            Some(path) => tracing::info!(%script, font = %path.display(), "certificate font"),
-            // A missing bold face is simulated from the regular one: worth a note, not a warning.
-            None if script.starts_with("bold") => tracing::info!(%script, "no bold font: bold is simulated"),
-            None => tracing::warn!(%script, "no font for this script: certificates fall back to a built-in font"),
-        }
+    // Missing fonts were reported by the font library as it looked for them.
+    for (script, path) in fonts.describe().into_iter().filter_map(|(script, file)| Some((script, file?))) {
+        tracing::info!(%script, font = %path.display(), "certificate font");
     }
     tracing::info!(fingerprint = %identity.fingerprint_hex(), "certificate signing identity");
     Ok(PdfRenderer::new(identity, fonts, &config.public_url))

@@ -2,6 +2,8 @@
 //! `/demo` page with its small backend (verifying the demo app's Signatures, fetching its
 //! certificates), which plays the part of an operator's own server.
 
+use std::sync::Arc;
+
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use clickwrap_domain::EventId;
@@ -15,18 +17,22 @@ use crate::demo::DemoCredentials;
 /// `/sdk/v1/clickwrap.js` and `.mjs`, cacheable, with an `ETag`.
 pub(crate) fn sdk_routes(config: &mut web::ServiceConfig) {
     for (path, text) in [(sdk::CLICKWRAP_JS_PATH, sdk::CLICKWRAP_JS), (sdk::CLICKWRAP_MJS_PATH, sdk::CLICKWRAP_MJS)] {
-        let serve = move |request: HttpRequest| async move { script(&request, text) };
-        config.service(web::resource(path).route(web::get().to(serve)).route(web::head().to(serve)));
+        // Hashed once, here: every page that embeds a clickwrap loads the script.
+        let etag: Arc<str> = sdk::etag(text).into();
+        let serve = move |request: HttpRequest| {
+            let etag = etag.clone();
+            async move { script(&request, text, &etag) }
+        };
+        config.service(web::resource(path).route(web::get().to(serve.clone())).route(web::head().to(serve)));
     }
 }
 
-fn script(request: &HttpRequest, text: &'static str) -> HttpResponse {
-    let etag = sdk::etag(text);
-    let fresh = request.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str());
+fn script(request: &HttpRequest, text: &'static str, etag: &str) -> HttpResponse {
+    let fresh = request.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag);
     let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
     response
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-        .insert_header((header::ETAG, etag))
+        .insert_header((header::ETAG, etag.to_owned()))
         .insert_header((header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"));
     if fresh { response.finish() } else { response.content_type(sdk::JAVASCRIPT_CONTENT_TYPE).body(text) }
 }

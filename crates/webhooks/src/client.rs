@@ -151,10 +151,6 @@ impl WebhookClient {
         Ok(Self { client, timeout: settings.timeout })
     }
 
-    pub fn timeout(&self) -> Duration {
-        self.timeout
-    }
-
     /// POSTs `body` to `url` with the signature headers. `Ok` for any HTTP response, whatever its
     /// status; `Err` when none arrived in time.
     pub async fn post(

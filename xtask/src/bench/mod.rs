@@ -160,6 +160,11 @@ fn percentile(sorted: &[Duration], percent: usize) -> Duration {
     sorted.get(index).copied().unwrap_or_default()
 }
 
+/// A SQL string literal (for the benchmarks' one-off statements; measured ones bind their values).
+fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
 fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1_000.0
 }

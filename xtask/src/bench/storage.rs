@@ -426,11 +426,7 @@ async fn list(store: &PgStore, case: &Case, after: Option<&EventPosition>) -> Re
 
 fn summary(mut times: Vec<Duration>) -> Summary {
     times.sort_unstable();
-    let at = |percent: usize| {
-        let index = (times.len().saturating_sub(1) * percent).div_ceil(100);
-        times.get(index).copied().unwrap_or_default()
-    };
-    Summary { p50: at(50), p99: at(99) }
+    Summary { p50: super::percentile(&times, 50), p99: super::percentile(&times, 99) }
 }
 
 /// The conditions of the list for `filter`, as SQL with literal values (for the one-off queries).
@@ -440,7 +436,7 @@ fn conditions_sql(filter: &EventFilter) -> String {
         sql += &format!(" AND template_id = '{template}'");
     }
     if let Some(user) = &filter.end_user_id {
-        sql += &format!(" AND end_user_id = {}", quote(user.as_str()));
+        sql += &format!(" AND end_user_id = {}", super::quote(user.as_str()));
     }
     if let Some(action) = filter.status {
         sql += &format!(" AND status = '{}'", action.as_str());
@@ -452,10 +448,6 @@ fn conditions_sql(filter: &EventFilter) -> String {
         sql += &format!(" AND action_at <= '{}'", to.to_rfc3339());
     }
     sql
-}
-
-fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -516,8 +508,8 @@ impl Bind {
     fn literal(&self) -> Result<String, String> {
         Ok(match self {
             Bind::Uuid(v) => format!("'{v}'"),
-            Bind::Text(v) => quote(v),
-            Bind::Timestamptz(v) => quote(&v.format(&Rfc3339).map_err(|e| e.to_string())?),
+            Bind::Text(v) => super::quote(v),
+            Bind::Timestamptz(v) => super::quote(&v.format(&Rfc3339).map_err(|e| e.to_string())?),
             Bind::BigInt(v) => v.to_string(),
         })
     }
@@ -661,13 +653,9 @@ fn walk<'a>(node: &'a Value, nodes: &mut Vec<String>, event_scans: &mut Vec<&'a 
 // ---------------------------------------------------------------------------------------------
 // Reporting
 
-fn millis(d: Duration) -> f64 {
-    d.as_secs_f64() * 1_000.0
-}
-
 fn ratio(o: &Outcome) -> f64 {
-    let first = millis(o.first.p50);
-    if first > 0.0 { millis(o.deep.p50) / first } else { f64::NAN }
+    let first = super::millis(o.first.p50);
+    if first > 0.0 { super::millis(o.deep.p50) / first } else { f64::NAN }
 }
 
 fn print_table(outcomes: &[Outcome]) {
@@ -692,11 +680,11 @@ fn print_table(outcomes: &[Outcome]) {
             o.name,
             o.matching,
             o.depth,
-            millis(o.first.p50),
-            millis(o.deep.p50),
+            super::millis(o.first.p50),
+            super::millis(o.deep.p50),
             ratio(o),
-            millis(o.first.p99),
-            millis(o.deep.p99),
+            super::millis(o.first.p99),
+            super::millis(o.deep.p99),
         );
     }
     let worst = outcomes.iter().map(ratio).fold(0.0, f64::max);
@@ -724,7 +712,7 @@ fn print_table(outcomes: &[Outcome]) {
 }
 
 fn report_json(options: &Options, machine: &Value, outcomes: &[Outcome]) -> Value {
-    let summary = |s: &Summary| json!({ "p50_ms": millis(s.p50), "p99_ms": millis(s.p99) });
+    let summary = |s: &Summary| json!({ "p50_ms": super::millis(s.p50), "p99_ms": super::millis(s.p99) });
     json!({
         "benchmark": "storage: list_verified_events page latency by depth",
         "events": options.events,

@@ -1,8 +1,6 @@
 //! Reading the evidence: the events list, event details, certificates, consent status per end
 //! user, re-accept requests and the templates an app may use.
 
-use std::sync::Arc;
-
 use super::acceptance::ConsentStatus;
 use super::cursor::{self, EventPosition};
 use super::models::{ClickwrapEvent, EventFilter, EventStatus};
@@ -245,15 +243,18 @@ impl ClickwrapService {
         let servable = match only {
             // One template asked for: load just that one.
             Some(id) => {
-                let template = self.tenant_template(app, id).await.map_err(|e| match e {
-                    super::service::ClickwrapQueryError::NotFound(_) => StatusError::TemplateNotFound,
-                    super::service::ClickwrapQueryError::Storage(e) => StatusError::Storage(e),
-                })?;
+                // Server-side (App Key) reads never use the serving cache.
+                let template = self
+                    .ports
+                    .templates
+                    .find_template(app.tenant_id, id)
+                    .await?
+                    .ok_or(StatusError::TemplateNotFound)?;
                 let version =
                     template.servable_version(app.id, now).map_err(|_| StatusError::TemplateNotFound)?.clone();
                 vec![(template, version)]
             }
-            None => self.servable_templates(app, now).await?.into_iter().map(|(t, v)| (Arc::new(t), v)).collect(),
+            None => self.servable_templates(app, now).await?,
         };
         let mut items = Vec::with_capacity(servable.len());
         for (template, version) in servable {

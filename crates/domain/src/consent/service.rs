@@ -153,7 +153,7 @@ impl ClickwrapService {
         check: &ClickwrapCheck,
     ) -> Result<ClickwrapView, ClickwrapQueryError> {
         let now = self.now();
-        let template = self.tenant_template(app, check.template_id).await?;
+        let template = self.tenant_template(app, check.template_id, None).await?;
         let version = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
         let rendered = render_version(&template, version, &check.language, &check.placeholders)?;
         let snapshot = self
@@ -178,16 +178,16 @@ impl ClickwrapService {
         query: &ContentQuery,
     ) -> Result<RenderedVersion, ClickwrapQueryError> {
         let now = self.now();
-        let template = self.tenant_template(app, query.template_id).await?;
-        let effective = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
         let wanted = match (query.version, &query.end_user_id) {
             (Some(number), _) => Some(number),
             (None, Some(user)) => {
-                let accepted = self.ports.events.last_accepted_version(app.tenant_id, user, template.id).await?;
+                let accepted = self.ports.events.last_accepted_version(app.tenant_id, user, query.template_id).await?;
                 Some(accepted.ok_or(TemplateNotFound)?)
             }
             (None, None) => None,
         };
+        let template = self.tenant_template(app, query.template_id, wanted).await?;
+        let effective = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
         let version = match wanted {
             // Any version that has been in force may be shown; a Scheduled one is not served.
             Some(number) => template.version(number).filter(|v| v.effective_at <= now),
@@ -204,7 +204,7 @@ impl ClickwrapService {
         template_id: TemplateId,
         language: &LanguagePreference,
     ) -> Result<(Customizations, Language, DialogTexts), ClickwrapQueryError> {
-        let template = self.tenant_template(app, template_id).await?;
+        let template = self.tenant_template(app, template_id, None).await?;
         let version = template.servable_version(app.id, self.now()).map_err(|_| TemplateNotFound)?;
         let language = language.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
         let texts = template.customizations.texts_for(language);
@@ -222,12 +222,7 @@ impl ClickwrapService {
         }
         let presented_at = action.presented_at.min(now);
 
-        let mut template = self.tenant_template(app, action.template_id).await?;
-        if template.version(action.version).is_none() {
-            // Published a moment ago, on another instance: the cached template may not know it yet.
-            self.caches.templates.forget(&(app.tenant_id, action.template_id));
-            template = self.tenant_template(app, action.template_id).await?;
-        }
+        let template = self.tenant_template(app, action.template_id, Some(action.version)).await?;
         template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
         let version = shown_version(&template, action.version, presented_at, now)?;
         let (content, content_hash) = render_in(version, action.language, &action.placeholders)
@@ -325,15 +320,19 @@ impl ClickwrapService {
     }
 
     /// The template of the app's tenant as the public endpoints serve it: from the serving cache
-    /// when it was loaded a moment ago, else from storage (and then kept). Whether the app may be
-    /// served it is `servable_version`'s call.
+    /// when it was loaded a moment ago, else from storage (and then kept). A cached copy that lacks
+    /// the version the caller `needs` (published a moment ago on another instance) is read again.
+    /// Whether the app may be served the template is `servable_version`'s call.
     pub(super) async fn tenant_template(
         &self,
         app: &App,
         id: TemplateId,
+        needs: Option<VersionNumber>,
     ) -> Result<Arc<Template>, ClickwrapQueryError> {
         let now = self.now();
-        if let Some(template) = self.caches.templates.fresh(&(app.tenant_id, id), now) {
+        if let Some(template) = self.caches.templates.fresh(&(app.tenant_id, id), now)
+            && needs.is_none_or(|number| template.version(number).is_some())
+        {
             return Ok(template);
         }
         let template = Arc::new(self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?);

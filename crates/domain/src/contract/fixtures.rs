@@ -233,7 +233,7 @@ pub fn event(app: &App, template: &Template) -> EventBuilder {
         // Key order and spacing as the service writes them, which a JSON-normalizing column
         // would change: the text must come back byte for byte.
         technical_metadata:
-            r#"{"userAgent":"Mozilla/5.0 (contract)","clientIp":"203.0.113.7","client":{"sdk":"js","v":"1.2.0"}}"#
+            r#"{"userAgent":"Mozilla/5.0 (contract)","ipAddress":"203.0.113.7","client":{"sdk":"js","v":"1.2.0"}}"#
                 .to_owned(),
         presentation: Presentation {
             mode: PresentationMode::Dialog,

@@ -156,10 +156,6 @@ fn agreement(k: u32, version: &str) -> String {
     html
 }
 
-fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
-}
-
 /// Writes one verified event per end user and template (see the module's rule), with the events'
 /// secondary indexes set aside during the load, then VACUUM ANALYZE.
 pub(super) async fn fill(
@@ -174,18 +170,18 @@ pub(super) async fn fill(
         rows.push(format!(
             "({k}, '{}'::uuid, {}, {}, {}, {}::timestamptz, {}, {}, {}, {}::timestamptz, {})",
             t.id,
-            quote(&t.name),
+            super::super::quote(&t.name),
             c.major,
             c.minor,
-            quote(&c.effective_at),
-            quote(&c.content_hash),
+            super::super::quote(&c.effective_at),
+            super::super::quote(&c.content_hash),
             o.major,
             o.minor,
-            quote(&o.effective_at),
-            quote(&o.content_hash)
+            super::super::quote(&o.effective_at),
+            super::super::quote(&o.content_hash)
         ));
         for v in [c, o] {
-            contents.push(format!("({}, {})", quote(&v.content_hash), quote(&v.content)));
+            contents.push(format!("({}, {})", super::super::quote(&v.content_hash), super::super::quote(&v.content)));
         }
     }
     let templates = installation.templates.len();

@@ -433,14 +433,11 @@ async fn wait_for_deliveries(
     within: Duration,
 ) -> receiver::Arrivals {
     let deadline = Instant::now() + within;
-    loop {
-        let arrivals = receiver.arrivals(&installation.webhook_secret);
-        let missing = run.verified.iter().filter(|(id, _)| !arrivals.by_event.contains_key(id)).count();
-        if missing == 0 || Instant::now() > deadline {
-            return arrivals;
-        }
+    let secret = &installation.webhook_secret;
+    while receiver.missing(secret, run.verified.iter().map(|(id, _)| id)) > 0 && Instant::now() <= deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    receiver.arrivals(secret)
 }
 
 #[derive(diesel::QueryableByName)]

@@ -1,7 +1,8 @@
 //! The operator's webhook endpoint, played by the benchmark: an HTTPS server on 127.0.0.1 with a
 //! certificate from a CA made for this run (the server trusts it through its CA-file setting). It
-//! answers 200 at once and notes when each delivery arrived; signatures are checked afterwards, so
-//! checking does not slow receiving.
+//! answers 200 at once and notes when each delivery arrived; signatures are checked afterwards,
+//! outside the lock the receiving side takes, and each delivery once, so checking does not slow
+//! receiving.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -20,7 +21,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio::net::TcpListener;
 
 /// One delivery as it arrived.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Delivery {
     at: Instant,
     signature: Option<String>,
@@ -32,11 +33,13 @@ struct Delivery {
 pub(super) struct Receiver {
     pub(super) address: SocketAddr,
     log: Arc<Mutex<Vec<Delivery>>>,
+    /// How many deliveries of the log are checked, and what they came to.
+    checked: Mutex<(usize, Arrivals)>,
     task: tokio::task::JoinHandle<()>,
 }
 
 /// What arrived, checked.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Arrivals {
     /// Arrival time of each delivered event, first arrival only.
     pub(super) by_event: HashMap<String, Instant>,
@@ -82,7 +85,7 @@ impl Receiver {
                 });
             }
         });
-        Ok(Self { address, log, task })
+        Ok(Self { address, log, checked: Mutex::default(), task })
     }
 
     pub(super) fn url(&self) -> String {
@@ -91,10 +94,27 @@ impl Receiver {
 
     /// Every delivery so far, each signature checked with `secret`.
     pub(super) fn arrivals(&self, secret: &str) -> Arrivals {
-        let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        self.with_arrivals(secret, Arrivals::clone)
+    }
+
+    /// How many of `events` have not arrived yet.
+    pub(super) fn missing<'a>(&self, secret: &str, events: impl Iterator<Item = &'a String>) -> usize {
+        self.with_arrivals(secret, |arrivals| events.filter(|id| !arrivals.by_event.contains_key(*id)).count())
+    }
+
+    /// Checks the deliveries that arrived since the last call (copied out of the log first, so the
+    /// receiving side is not held up), then hands what arrived in all to `read`.
+    fn with_arrivals<R>(&self, secret: &str, read: impl FnOnce(&Arrivals) -> R) -> R {
+        let mut checked = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
+        let new: Vec<Delivery> = {
+            let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+            log.get(checked.0..).unwrap_or_default().to_vec()
+        };
+        checked.0 += new.len();
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
-        let mut arrivals = Arrivals { deliveries: log.len(), ..Arrivals::default() };
-        for delivery in log.iter() {
+        let arrivals = &mut checked.1;
+        for delivery in new {
+            arrivals.deliveries += 1;
             let signed = clickwrap_webhooks::receiver::verify_values(
                 secret,
                 delivery.signature.as_deref(),
@@ -112,7 +132,7 @@ impl Receiver {
                 _ => arrivals.bad += 1,
             }
         }
-        arrivals
+        read(&checked.1)
     }
 }
 
