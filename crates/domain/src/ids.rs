@@ -91,6 +91,12 @@ uuid_id!(
     "deliveryId"
 );
 uuid_id!(
+    /// One row of a tenant's audit log.
+    AuditEntryId,
+    "auditEntryId"
+);
+
+uuid_id!(
     /// An operator token's row (the token itself is a secret; this id is not).
     OperatorTokenId,
     "operatorTokenId"

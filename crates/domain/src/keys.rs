@@ -59,6 +59,7 @@ pub(crate) enum KeyPurpose {
     ServiceSignature,
     EventsCursor,
     SecretBox,
+    ConsoleCsrf,
 }
 
 impl KeyPurpose {
@@ -67,6 +68,7 @@ impl KeyPurpose {
             Self::ServiceSignature => b"clickwrap/v1/service-signature",
             Self::EventsCursor => b"clickwrap/v1/events-cursor",
             Self::SecretBox => b"clickwrap/v1/secret-box",
+            Self::ConsoleCsrf => b"clickwrap/v1/console-csrf",
         }
     }
 }

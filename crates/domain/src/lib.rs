@@ -7,6 +7,7 @@
 //! the methods of [`service::ClickwrapService`], written next to their area.
 
 pub mod apps;
+pub mod audit;
 pub mod consent;
 pub mod content;
 pub mod limits;
@@ -33,7 +34,7 @@ pub mod tag;
 pub mod timestamp;
 
 pub use end_user::EndUserId;
-pub use ids::{AppId, DeliveryId, EventId, OperatorTokenId, TemplateId, TenantId};
+pub use ids::{AppId, AuditEntryId, DeliveryId, EventId, OperatorTokenId, TemplateId, TenantId};
 pub use language::{Language, LanguagePreference};
 pub use name::Name;
 pub use tag::Tag;

@@ -7,21 +7,23 @@ use std::fmt::Debug;
 use async_trait::async_trait;
 
 use crate::apps::models::App;
+use crate::audit::models::{AuditEntry, AuditPosition};
 use crate::consent::acceptance::ConsentSnapshot;
 use crate::consent::cursor::EventPosition;
 use crate::consent::models::{ClickwrapEvent, EventFilter, EventStatus};
+use crate::consent::queries::EventDetails;
 use crate::keys::{Keyring, SecretKey};
 use crate::limits::quota::QuotaPeriod;
 use crate::limits::rate::RateLimitKey;
 use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
-use crate::tenants::models::{OperatorTokenRecord, Tenant};
+use crate::tenants::models::{ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, Tenant};
 use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner};
 use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
 use crate::webhooks::models::Delivery;
 use crate::webhooks::url::WebhookUrl;
-use crate::{AppId, DeliveryId, EndUserId, EventId, TemplateId, TenantId, Timestamp};
+use crate::{AppId, DeliveryId, EndUserId, EventId, OperatorTokenId, TemplateId, TenantId, Timestamp};
 
 /// The time. A port so that tests can move it.
 pub trait Clock: Send + Sync + Debug {
@@ -61,28 +63,67 @@ pub enum StorageError {
     Internal(String),
 }
 
+/// Tenants, their operator tokens and the operators' console sessions.
 #[async_trait]
 pub trait TenantStore: Send + Sync + Debug {
     async fn create_tenant(&self, tenant: &Tenant, token: &OperatorTokenRecord) -> Result<(), StorageError>;
-    /// Another operator token for an existing tenant; whether the tenant exists.
-    async fn add_operator_token(&self, token: &OperatorTokenRecord) -> Result<bool, StorageError>;
+    /// Another operator token for an existing tenant, audited; whether the tenant exists.
+    async fn add_operator_token(&self, token: &OperatorTokenRecord, audit: &AuditEntry) -> Result<bool, StorageError>;
     async fn find_tenant(&self, id: TenantId) -> Result<Option<Tenant>, StorageError>;
-    async fn tenant_for_operator_token(&self, token_hash: &SecretHash) -> Result<Option<Tenant>, StorageError>;
+    /// The operator of an unrevoked token, recording its use at `now` (at most once a minute).
+    async fn operator_for_token(
+        &self,
+        token_hash: &SecretHash,
+        now: Timestamp,
+    ) -> Result<Option<Operator>, StorageError>;
+    /// The tenant's unrevoked tokens, oldest first.
+    async fn list_operator_tokens(&self, tenant: TenantId) -> Result<Vec<OperatorTokenInfo>, StorageError>;
+    /// Revokes a token and ends its console sessions, audited; whether an unrevoked token of the
+    /// tenant was revoked.
+    async fn revoke_operator_token(
+        &self,
+        tenant: TenantId,
+        id: OperatorTokenId,
+        audit: &AuditEntry,
+    ) -> Result<bool, StorageError>;
+    async fn insert_console_session(&self, session: &ConsoleSessionRecord) -> Result<(), StorageError>;
+    /// The operator of a console session last seen after `idle_since` whose token is not revoked,
+    /// recording that it was seen at `now` (at most once a minute).
+    async fn console_session_operator(
+        &self,
+        secret_hash: &SecretHash,
+        idle_since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Option<Operator>, StorageError>;
+    async fn delete_console_session(&self, secret_hash: &SecretHash) -> Result<(), StorageError>;
     /// Whether the tenant exists.
     async fn set_event_quota(&self, id: TenantId, quota: Option<u64>) -> Result<bool, StorageError>;
     /// Verified events counted in the period.
     async fn events_in_period(&self, id: TenantId, period: &QuotaPeriod) -> Result<u64, StorageError>;
 }
 
+/// The audit log as the operator reads it. Entries are written by the storage methods that make
+/// the changes they record, in the same transaction.
+#[async_trait]
+pub trait AuditLogStore: Send + Sync + Debug {
+    /// The tenant's entries, newest first by (`at`, id), strictly after `after`.
+    async fn list_audit_entries(
+        &self,
+        tenant: TenantId,
+        after: Option<&AuditPosition>,
+        limit: usize,
+    ) -> Result<Vec<AuditEntry>, StorageError>;
+}
+
 #[async_trait]
 pub trait AppStore: Send + Sync + Debug {
-    async fn insert_app(&self, app: &App) -> Result<(), StorageError>;
+    async fn insert_app(&self, app: &App, audit: &AuditEntry) -> Result<(), StorageError>;
     /// By the public App ID alone: only to identify the caller of a public or server-side route.
     async fn app_by_id(&self, id: AppId) -> Result<Option<App>, StorageError>;
     async fn find_app(&self, tenant: TenantId, id: AppId) -> Result<Option<App>, StorageError>;
     async fn list_apps(&self, tenant: TenantId) -> Result<Vec<App>, StorageError>;
-    /// Replaces the stored app of `app.tenant_id`; whether it existed.
-    async fn update_app(&self, app: &App) -> Result<bool, StorageError>;
+    /// Replaces the stored app of `app.tenant_id`, audited; whether it existed.
+    async fn update_app(&self, app: &App, audit: &AuditEntry) -> Result<bool, StorageError>;
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -96,17 +137,19 @@ pub enum InsertVersionError {
 
 #[async_trait]
 pub trait TemplateStore: Send + Sync + Debug {
-    async fn insert_template(&self, template: &Template) -> Result<(), StorageError>;
+    async fn insert_template(&self, template: &Template, audit: &AuditEntry) -> Result<(), StorageError>;
     /// The template with all its versions.
     async fn find_template(&self, tenant: TenantId, id: TemplateId) -> Result<Option<Template>, StorageError>;
     async fn list_templates(&self, tenant: TenantId) -> Result<Vec<Template>, StorageError>;
-    /// Saves everything but the versions (published versions are never changed); whether it existed.
-    async fn update_template(&self, template: &Template) -> Result<bool, StorageError>;
+    /// Saves everything but the versions (published versions are never changed), audited; whether
+    /// it existed.
+    async fn update_template(&self, template: &Template, audit: &AuditEntry) -> Result<bool, StorageError>;
     async fn insert_version(
         &self,
         tenant: TenantId,
         template: TemplateId,
         version: &TemplateVersion,
+        audit: &AuditEntry,
     ) -> Result<(), InsertVersionError>;
 }
 
@@ -163,6 +206,15 @@ pub trait EventStore: Send + Sync + Debug {
         after: Option<&EventPosition>,
         limit: usize,
     ) -> Result<Vec<ClickwrapEvent>, StorageError>;
+    /// Like [`Self::list_verified_events`], each with its certificate digest and webhook delivery
+    /// (for exports: one query per batch, not per event).
+    async fn list_verified_event_details(
+        &self,
+        tenant: TenantId,
+        filter: &EventFilter,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<EventDetails>, StorageError>;
     /// What counts for acceptance of one template's `major` version by one end user.
     async fn consent_snapshot(
         &self,
@@ -193,6 +245,23 @@ pub trait EventStore: Send + Sync + Debug {
     ) -> Result<Option<StoredCertificate>, StorageError>;
     async fn find_delivery_for_event(&self, tenant: TenantId, event: EventId)
     -> Result<Option<Delivery>, StorageError>;
+    /// Verified events per UTC day of their `action_at` (when the end user acted) in
+    /// [`from`, `to`), by action; days without events are left out.
+    async fn daily_counts(
+        &self,
+        tenant: TenantId,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> Result<Vec<DailyCount>, StorageError>;
+}
+
+/// Verified events of one UTC day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyCount {
+    /// Midnight UTC starting the day.
+    pub day: Timestamp,
+    pub accepted: u64,
+    pub declined: u64,
 }
 
 #[async_trait]
@@ -289,6 +358,15 @@ pub trait DeliveryStore: Send + Sync + Debug {
 
     /// Sends a delivery again: a DELIVERED, FAILED or DISABLED one becomes PENDING, due at `now`,
     /// with a new round of attempts (the retry schedule starts over; the attempt count and history
-    /// stay); a PENDING one becomes due at `now` if it was due later. Whether it exists.
-    async fn redeliver(&self, tenant: TenantId, id: DeliveryId, now: Timestamp) -> Result<bool, StorageError>;
+    /// stay); a PENDING one becomes due at `now` if it was due later. Audited. Whether it exists.
+    async fn redeliver(
+        &self,
+        tenant: TenantId,
+        id: DeliveryId,
+        now: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<bool, StorageError>;
+
+    /// The tenant's FAILED deliveries, most recently failed first, each with its attempts.
+    async fn failed_deliveries(&self, tenant: TenantId, limit: usize) -> Result<Vec<DeliveryRecord>, StorageError>;
 }

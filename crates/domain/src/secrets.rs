@@ -87,6 +87,21 @@ secret_text!(
     "webhook signing secret"
 );
 
+secret_text!(
+    /// The secret of an operator's console session, carried by its cookie. `cs_` + 64 lowercase
+    /// hex digits; only its hash is stored.
+    ConsoleSessionSecret,
+    "cs_",
+    "console session"
+);
+
+impl ConsoleSessionSecret {
+    /// What the server stores instead of the session secret.
+    pub fn hash(&self) -> SecretHash {
+        SecretHash::of(&self.0)
+    }
+}
+
 impl AppKey {
     /// What the server stores instead of the key.
     pub fn hash(&self) -> SecretHash {

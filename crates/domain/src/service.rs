@@ -11,12 +11,11 @@ use crate::apps::models::App;
 use crate::keys::{KeyId, Keyring, SecretKey};
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
 use crate::ports::{
-    AppStore, CertificateRenderer, Clock, EventStore, IdGenerator, KeyStore, Random, RateLimitStore, StorageError,
-    TemplateStore, TenantStore, WebhookTargetGuard,
+    AppStore, AuditLogStore, CertificateRenderer, Clock, EventStore, IdGenerator, KeyStore, Random, RateLimitStore,
+    StorageError, TemplateStore, TenantStore, WebhookTargetGuard,
 };
-use crate::secrets::{AppKey, OperatorToken};
+use crate::secrets::AppKey;
 use crate::serving_cache::{AppsForgetOnWrite, ServingCaches, TemplatesForgetOnWrite};
-use crate::tenants::models::Tenant;
 
 /// Every port the use cases call.
 #[derive(Debug, Clone)]
@@ -30,6 +29,7 @@ pub struct Ports {
     pub events: Arc<dyn EventStore>,
     pub rate_limits: Arc<dyn RateLimitStore>,
     pub keys: Arc<dyn KeyStore>,
+    pub audit: Arc<dyn AuditLogStore>,
     pub webhook_guard: Arc<dyn WebhookTargetGuard>,
     pub certificates: Arc<dyn CertificateRenderer>,
 }
@@ -46,7 +46,7 @@ impl Ports {
         certificates: Arc<dyn CertificateRenderer>,
     ) -> Self
     where
-        S: TenantStore + AppStore + TemplateStore + EventStore + RateLimitStore + KeyStore + 'static,
+        S: TenantStore + AppStore + TemplateStore + EventStore + RateLimitStore + KeyStore + AuditLogStore + 'static,
     {
         Self {
             clock,
@@ -57,7 +57,8 @@ impl Ports {
             templates: store.clone(),
             events: store.clone(),
             rate_limits: store.clone(),
-            keys: store,
+            keys: store.clone(),
+            audit: store,
             webhook_guard,
             certificates,
         }
@@ -146,13 +147,6 @@ impl ClickwrapService {
 
     pub(crate) fn new_uuid(&self) -> uuid::Uuid {
         self.ports.ids.new_uuid()
-    }
-
-    /// The tenant of an operator bearer token.
-    pub async fn authenticate_operator(&self, token: &str) -> Result<Tenant, AuthError> {
-        let token = OperatorToken::parse(token).map_err(|_| AuthError::InvalidCredentials)?;
-        // The token is 256 random bits, so looking it up by its hash leaks nothing useful by timing.
-        self.ports.tenants.tenant_for_operator_token(&token.hash()).await?.ok_or(AuthError::InvalidCredentials)
     }
 
     /// The app of an `X-APP-ID` + `X-APP-KEY` pair; both must belong to the same integration.

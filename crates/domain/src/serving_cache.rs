@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use async_trait::async_trait;
 use time::Duration;
 
+use crate::audit::models::AuditEntry;
+
 use crate::apps::models::App;
 use crate::ports::{AppStore, InsertVersionError, StorageError, TemplateStore};
 use crate::templates::models::{Template, TemplateVersion};
@@ -105,8 +107,8 @@ pub struct AppsForgetOnWrite {
 
 #[async_trait]
 impl AppStore for AppsForgetOnWrite {
-    async fn insert_app(&self, app: &App) -> Result<(), StorageError> {
-        self.inner.insert_app(app).await
+    async fn insert_app(&self, app: &App, audit: &AuditEntry) -> Result<(), StorageError> {
+        self.inner.insert_app(app, audit).await
     }
 
     async fn app_by_id(&self, id: AppId) -> Result<Option<App>, StorageError> {
@@ -121,8 +123,8 @@ impl AppStore for AppsForgetOnWrite {
         self.inner.list_apps(tenant).await
     }
 
-    async fn update_app(&self, app: &App) -> Result<bool, StorageError> {
-        let result = self.inner.update_app(app).await;
+    async fn update_app(&self, app: &App, audit: &AuditEntry) -> Result<bool, StorageError> {
+        let result = self.inner.update_app(app, audit).await;
         self.cache.forget(&app.id);
         result
     }
@@ -137,8 +139,8 @@ pub struct TemplatesForgetOnWrite {
 
 #[async_trait]
 impl TemplateStore for TemplatesForgetOnWrite {
-    async fn insert_template(&self, template: &Template) -> Result<(), StorageError> {
-        self.inner.insert_template(template).await
+    async fn insert_template(&self, template: &Template, audit: &AuditEntry) -> Result<(), StorageError> {
+        self.inner.insert_template(template, audit).await
     }
 
     async fn find_template(&self, tenant: TenantId, id: TemplateId) -> Result<Option<Template>, StorageError> {
@@ -149,8 +151,8 @@ impl TemplateStore for TemplatesForgetOnWrite {
         self.inner.list_templates(tenant).await
     }
 
-    async fn update_template(&self, template: &Template) -> Result<bool, StorageError> {
-        let result = self.inner.update_template(template).await;
+    async fn update_template(&self, template: &Template, audit: &AuditEntry) -> Result<bool, StorageError> {
+        let result = self.inner.update_template(template, audit).await;
         self.cache.forget(&(template.tenant_id, template.id));
         result
     }
@@ -160,8 +162,9 @@ impl TemplateStore for TemplatesForgetOnWrite {
         tenant: TenantId,
         template: TemplateId,
         version: &TemplateVersion,
+        audit: &AuditEntry,
     ) -> Result<(), InsertVersionError> {
-        let result = self.inner.insert_version(tenant, template, version).await;
+        let result = self.inner.insert_version(tenant, template, version, audit).await;
         self.cache.forget(&(tenant, template));
         result
     }

@@ -27,7 +27,7 @@ use clickwrap_domain::templates::customizations::{AgreementMode, Customizations}
 use clickwrap_domain::templates::models::{PublishError, Template};
 use clickwrap_domain::templates::service::{EnableTemplateError, NewTemplate, PublishVersionError};
 use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
-use clickwrap_domain::tenants::models::Tenant;
+use clickwrap_domain::tenants::models::{Admin, Operator as SignedIn, Tenant};
 use clickwrap_domain::webhooks::models::DeliveryState;
 use clickwrap_domain::webhooks::url::WebhookUrl;
 use clickwrap_domain::{EndUserId, Language, LanguagePreference, Name, TemplateId, Timestamp};
@@ -41,9 +41,17 @@ struct World {
 
 struct Operator {
     tenant: Tenant,
+    /// The authenticated operator of `token`.
+    signed_in: SignedIn,
     token: String,
     app: App,
     app_key: String,
+}
+
+impl Operator {
+    fn admin(&self) -> Admin {
+        self.signed_in.admin().unwrap()
+    }
 }
 
 fn start() -> Timestamp {
@@ -69,9 +77,11 @@ impl World {
             webhook_url: Some(WebhookUrl::parse("https://hooks.example.com/clickwrap").unwrap()),
             allowed_origins: Vec::new(),
         };
-        let created = self.service.create_app(tenant.id, new).await.unwrap();
+        let operator = self.service.authenticate_operator(token.expose()).await.unwrap();
+        let created = self.service.create_app(&operator.admin().unwrap(), new).await.unwrap();
         Operator {
             tenant,
+            signed_in: operator,
             token: token.expose().to_owned(),
             app: created.app,
             app_key: created.app_key.expose().to_owned(),
@@ -88,13 +98,13 @@ impl World {
             customizations: Customizations::default(),
             always_require_acceptance: false,
         };
-        self.service.create_template(operator.tenant.id, new).await.unwrap()
+        self.service.create_template(&operator.admin(), new).await.unwrap()
     }
 
     async fn published(&self, operator: &Operator, html: &str) -> Template {
         let template = self.template(operator, html).await;
-        self.service.publish_version(operator.tenant.id, template.id, VersionKind::Major, None).await.unwrap();
-        self.service.enable_template(operator.tenant.id, template.id).await.unwrap()
+        self.service.publish_version(&operator.admin(), template.id, VersionKind::Major, None).await.unwrap();
+        self.service.enable_template(&operator.admin(), template.id).await.unwrap()
     }
 
     async fn check(&self, app: &App, template: TemplateId, user: &str) -> Result<bool, ClickwrapQueryError> {
@@ -166,7 +176,7 @@ async fn operator_tokens_and_app_keys_authenticate_only_their_owner() {
     let w = world().await;
     let a = w.operator("Acme", None).await;
     let b = w.operator("Globex", None).await;
-    assert_eq!(w.service.authenticate_operator(&a.token).await.unwrap().id, a.tenant.id);
+    assert_eq!(w.service.authenticate_operator(&a.token).await.unwrap().tenant.id, a.tenant.id);
     assert_eq!(w.service.authenticate_operator("ot_nope").await.unwrap_err(), AuthError::InvalidCredentials);
 
     let app_id = a.app.id.to_string();
@@ -176,13 +186,13 @@ async fn operator_tokens_and_app_keys_authenticate_only_their_owner() {
     assert_eq!(w.service.authenticate_app("not-a-uuid", &a.app_key).await.unwrap_err(), AuthError::InvalidCredentials);
     assert_eq!(w.service.authenticate_app(&app_id, "").await.unwrap_err(), AuthError::InvalidCredentials);
 
-    let new_key = w.service.regenerate_app_key(a.tenant.id, a.app.id).await.unwrap();
+    let new_key = w.service.regenerate_app_key(&a.admin(), a.app.id).await.unwrap();
     assert_eq!(w.service.authenticate_app(&app_id, &a.app_key).await.unwrap_err(), AuthError::InvalidCredentials);
     assert!(w.service.authenticate_app(&app_id, new_key.expose()).await.is_ok());
 
     // Tenants never reach each other's apps.
     assert!(w.service.find_app(b.tenant.id, a.app.id).await.unwrap().is_none());
-    assert!(w.service.regenerate_app_key(b.tenant.id, a.app.id).await.is_err());
+    assert!(w.service.regenerate_app_key(&b.admin(), a.app.id).await.is_err());
 }
 
 #[tokio::test]
@@ -190,18 +200,18 @@ async fn webhook_signing_secret_is_stored_sealed_and_rotates() {
     let w = world().await;
     let (tenant, _) = w.service.create_tenant("Acme", None).await.unwrap();
     let new = NewApp { name: Name::parse("App").unwrap(), webhook_url: None, allowed_origins: Vec::new() };
-    let created = w.service.create_app(tenant.id, new).await.unwrap();
+    let created = w.service.create_app(&Admin::server(tenant.id), new).await.unwrap();
     let secret = created.webhook_signing_secret.expose().to_owned();
     assert!(!created.app.webhook_secret_sealed.windows(secret.len()).any(|w| w == secret.as_bytes()));
     assert_eq!(w.service.webhook_secret(&created.app).unwrap().expose(), secret);
 
-    let rotated = w.service.rotate_webhook_secret(tenant.id, created.app.id).await.unwrap();
+    let rotated = w.service.rotate_webhook_secret(&Admin::server(tenant.id), created.app.id).await.unwrap();
     let app = w.service.find_app(tenant.id, created.app.id).await.unwrap().unwrap();
     assert_eq!(w.service.webhook_secret(&app).unwrap().expose(), rotated.expose());
     assert_ne!(rotated.expose(), secret);
 
     let changes = AppChanges { webhook_enabled: Some(false), ..Default::default() };
-    assert!(!w.service.update_app(tenant.id, app.id, changes).await.unwrap().webhook_enabled);
+    assert!(!w.service.update_app(&Admin::server(tenant.id), app.id, changes).await.unwrap().webhook_enabled);
 }
 
 #[tokio::test]
@@ -210,7 +220,7 @@ async fn allowed_origins_restrict_public_routes() {
     let (tenant, _) = w.service.create_tenant("Acme", None).await.unwrap();
     let origins = clickwrap_domain::apps::models::parse_origins(&["https://shop.example.com"]).unwrap();
     let new = NewApp { name: Name::parse("App").unwrap(), webhook_url: None, allowed_origins: origins };
-    let app = w.service.create_app(tenant.id, new).await.unwrap().app;
+    let app = w.service.create_app(&Admin::server(tenant.id), new).await.unwrap().app;
     let id = app.id.to_string();
     assert!(w.service.identify_public_app(&id, Some("https://shop.example.com")).await.is_ok());
     assert!(w.service.identify_public_app(&id, None).await.is_ok());
@@ -230,20 +240,28 @@ async fn publishing_numbers_versions_and_locks_their_content() {
     let op = w.operator("Acme", None).await;
     let t = w.template(&op, "<p>v1</p>").await;
     let tenant = op.tenant.id;
-    assert!(matches!(w.service.enable_template(tenant, t.id).await, Err(EnableTemplateError::NoVersion(_))));
-    let (_, v1) = w.service.publish_version(tenant, t.id, VersionKind::Minor, None).await.unwrap();
+    assert!(matches!(
+        w.service.enable_template(&Admin::server(tenant), t.id).await,
+        Err(EnableTemplateError::NoVersion(_))
+    ));
+    let (_, v1) = w.service.publish_version(&Admin::server(tenant), t.id, VersionKind::Minor, None).await.unwrap();
     assert_eq!(v1.number, VersionNumber::new(1, 0));
 
     let edited = BTreeMap::from([(Language::English, sanitize("<p>v1.1</p>").unwrap())]);
-    w.service.save_draft(tenant, t.id, edited).await.unwrap();
-    let (_, v11) = w.service.publish_version(tenant, t.id, VersionKind::Minor, None).await.unwrap();
+    w.service.save_draft(&Admin::server(tenant), t.id, edited).await.unwrap();
+    let (_, v11) = w.service.publish_version(&Admin::server(tenant), t.id, VersionKind::Minor, None).await.unwrap();
     assert_eq!(v11.number, VersionNumber::new(1, 1));
-    let (template, v2) = w.service.publish_version(tenant, t.id, VersionKind::Major, None).await.unwrap();
+    let (template, v2) =
+        w.service.publish_version(&Admin::server(tenant), t.id, VersionKind::Major, None).await.unwrap();
     assert_eq!(v2.number, VersionNumber::new(2, 0));
 
     // Saving a draft never touches what was published.
     w.service
-        .save_draft(tenant, t.id, BTreeMap::from([(Language::English, sanitize("<p>draft</p>").unwrap())]))
+        .save_draft(
+            &Admin::server(tenant),
+            t.id,
+            BTreeMap::from([(Language::English, sanitize("<p>draft</p>").unwrap())]),
+        )
         .await
         .unwrap();
     let stored = w.service.get_template(tenant, t.id).await.unwrap();
@@ -252,19 +270,19 @@ async fn publishing_numbers_versions_and_locks_their_content() {
 
     let earlier = start().saturating_sub(Duration::hours(1));
     assert!(matches!(
-        w.service.publish_version(tenant, t.id, VersionKind::Minor, Some(earlier)).await,
+        w.service.publish_version(&Admin::server(tenant), t.id, VersionKind::Minor, Some(earlier)).await,
         Err(PublishVersionError::Invalid(PublishError::EffectiveBeforePrevious { .. }))
     ));
 
     let unknown = BTreeMap::from([(Language::English, sanitize("<p>Hi {{nickname}}</p>").unwrap())]);
-    w.service.save_draft(tenant, t.id, unknown).await.unwrap();
+    w.service.save_draft(&Admin::server(tenant), t.id, unknown).await.unwrap();
     assert!(matches!(
-        w.service.publish_version(tenant, t.id, VersionKind::Minor, None).await,
+        w.service.publish_version(&Admin::server(tenant), t.id, VersionKind::Minor, None).await,
         Err(PublishVersionError::Invalid(PublishError::UnknownPlaceholder(_)))
     ));
-    w.service.save_draft(tenant, t.id, BTreeMap::new()).await.unwrap();
+    w.service.save_draft(&Admin::server(tenant), t.id, BTreeMap::new()).await.unwrap();
     assert!(matches!(
-        w.service.publish_version(tenant, t.id, VersionKind::Minor, None).await,
+        w.service.publish_version(&Admin::server(tenant), t.id, VersionKind::Minor, None).await,
         Err(PublishVersionError::Invalid(PublishError::EmptyDraft))
     ));
 }
@@ -276,28 +294,28 @@ async fn templates_are_served_only_when_enabled_linked_and_effective() {
     let t = w.published(&op, "<p>Terms</p>").await;
     assert!(w.check(&op.app, t.id, "u1").await.unwrap());
 
-    w.service.disable_template(op.tenant.id, t.id).await.unwrap();
+    w.service.disable_template(&op.admin(), t.id).await.unwrap();
     assert!(matches!(w.check(&op.app, t.id, "u1").await, Err(ClickwrapQueryError::NotFound(_))));
-    w.service.enable_template(op.tenant.id, t.id).await.unwrap();
+    w.service.enable_template(&op.admin(), t.id).await.unwrap();
 
     // Linked to another app of the tenant only: this app no longer sees it.
     let other = w
         .service
         .create_app(
-            op.tenant.id,
+            &op.admin(),
             NewApp { name: Name::parse("Other").unwrap(), webhook_url: None, allowed_origins: vec![] },
         )
         .await
         .unwrap();
-    w.service.set_template_apps(op.tenant.id, t.id, BTreeSet::from([other.app.id])).await.unwrap();
+    w.service.set_template_apps(&op.admin(), t.id, BTreeSet::from([other.app.id])).await.unwrap();
     assert!(w.check(&op.app, t.id, "u1").await.is_err());
     assert!(w.check(&other.app, t.id, "u1").await.is_ok());
 
     // A template whose only version is scheduled is not served until its time comes.
     let scheduled = w.template(&op, "<p>Later</p>").await;
     let later = start().saturating_add(Duration::days(1));
-    w.service.publish_version(op.tenant.id, scheduled.id, VersionKind::Major, Some(later)).await.unwrap();
-    w.service.enable_template(op.tenant.id, scheduled.id).await.unwrap();
+    w.service.publish_version(&op.admin(), scheduled.id, VersionKind::Major, Some(later)).await.unwrap();
+    w.service.enable_template(&op.admin(), scheduled.id).await.unwrap();
     assert!(w.check(&op.app, scheduled.id, "u1").await.is_err());
     w.clock.set(later);
     assert!(w.check(&op.app, scheduled.id, "u1").await.unwrap());
@@ -368,7 +386,7 @@ async fn signatures_are_refused_when_forged_foreign_or_expired() {
     let other = w
         .service
         .create_app(
-            op.tenant.id,
+            &op.admin(),
             NewApp { name: Name::parse("Other").unwrap(), webhook_url: None, allowed_origins: vec![] },
         )
         .await
@@ -461,7 +479,7 @@ async fn a_new_major_version_or_a_re_accept_request_asks_again() {
     let erin = EndUserId::parse("erin").unwrap();
 
     // A minor version keeps the acceptance.
-    w.service.publish_version(op.tenant.id, t.id, VersionKind::Minor, None).await.unwrap();
+    w.service.publish_version(&op.admin(), t.id, VersionKind::Minor, None).await.unwrap();
     w.clock.advance(Duration::seconds(1));
     assert!(!w.check(&op.app, t.id, "erin").await.unwrap());
 
@@ -486,7 +504,7 @@ async fn a_new_major_version_or_a_re_accept_request_asks_again() {
     assert!(!w.check(&op.app, t.id, "erin").await.unwrap());
 
     // A major version asks everyone again.
-    w.service.publish_version(op.tenant.id, t.id, VersionKind::Major, None).await.unwrap();
+    w.service.publish_version(&op.admin(), t.id, VersionKind::Major, None).await.unwrap();
     w.clock.advance(Duration::seconds(1));
     assert!(w.check(&op.app, t.id, "frank").await.unwrap());
     let frank = w.service.consent_status(&op.app, &EndUserId::parse("frank").unwrap(), None).await.unwrap();
@@ -502,10 +520,10 @@ async fn accepted_content_is_shown_for_the_version_the_user_accepted() {
     let t = w.published(&op, "<p>First terms</p>").await;
     w.accept_and_verify(&op.app, t.id, "gina").await;
     w.service
-        .save_draft(op.tenant.id, t.id, BTreeMap::from([(Language::English, sanitize("<p>Second</p>").unwrap())]))
+        .save_draft(&op.admin(), t.id, BTreeMap::from([(Language::English, sanitize("<p>Second</p>").unwrap())]))
         .await
         .unwrap();
-    w.service.publish_version(op.tenant.id, t.id, VersionKind::Major, None).await.unwrap();
+    w.service.publish_version(&op.admin(), t.id, VersionKind::Major, None).await.unwrap();
     w.clock.advance(Duration::seconds(1));
     let query = |user: Option<&str>| ContentQuery {
         template_id: t.id,

@@ -6,7 +6,7 @@ use std::pin::Pin;
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use clickwrap_domain::apps::models::App;
-use clickwrap_domain::tenants::models::Tenant;
+use clickwrap_domain::tenants::models::{Admin, Operator};
 
 use crate::ApiState;
 use crate::problem::ApiError;
@@ -16,9 +16,14 @@ use crate::query::carries_credentials;
 #[derive(Debug)]
 pub(crate) struct AuthenticatedApp(pub App);
 
-/// The tenant of an operator request, authenticated by its bearer token.
+/// The operator of a request, authenticated by its bearer token: may read everything of its tenant.
 #[derive(Debug)]
-pub(crate) struct OperatorTenant(pub Tenant);
+pub(crate) struct SignedInOperator(pub Operator);
+
+/// An operator whose token may change things (ADMIN); a VIEWER's request is refused with 403
+/// `FORBIDDEN_ROLE` before its body is read.
+#[derive(Debug)]
+pub(crate) struct AdminOperator(pub Admin);
 
 fn state(request: &HttpRequest) -> Result<web::Data<ApiState>, ApiError> {
     request.app_data::<web::Data<ApiState>>().cloned().ok_or_else(ApiError::internal)
@@ -48,24 +53,38 @@ impl FromRequest for AuthenticatedApp {
     }
 }
 
-impl FromRequest for OperatorTenant {
+impl FromRequest for SignedInOperator {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         let request = request.clone();
-        Box::pin(async move {
-            let authorization = header(&request, "authorization");
-            let token = authorization
-                .split_once(' ')
-                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-                .map(|(_, token)| token.trim())
-                .ok_or_else(|| {
-                    ApiError::unauthorized("an operator token is required: Authorization: Bearer <token>")
-                })?;
-            let state = state(&request)?;
-            let tenant = state.service.authenticate_operator(token).await?;
-            Ok(Self(tenant))
-        })
+        Box::pin(async move { operator(&request).await.map(Self) })
     }
+}
+
+impl FromRequest for AdminOperator {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let request = request.clone();
+        Box::pin(async move { Ok(Self(operator(&request).await?.admin()?)) })
+    }
+}
+
+async fn operator(request: &HttpRequest) -> Result<Operator, ApiError> {
+    if carries_credentials(request.query_string()) {
+        return Err(ApiError::unauthorized(
+            "credentials belong in the Authorization header, never in the query string",
+        ));
+    }
+    let authorization = header(request, "authorization");
+    let token = authorization
+        .split_once(' ')
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
+        .ok_or_else(|| ApiError::unauthorized("an operator token is required: Authorization: Bearer <token>"))?;
+    let state = state(request)?;
+    Ok(state.service.authenticate_operator(token).await?)
 }

@@ -273,3 +273,40 @@ impl From<clickwrap_domain::webhooks::history::RedeliverError> for ApiError {
         }
     }
 }
+
+impl From<clickwrap_domain::tenants::models::ForbiddenRole> for ApiError {
+    fn from(error: clickwrap_domain::tenants::models::ForbiddenRole) -> Self {
+        ApiError::new(StatusCode::FORBIDDEN, "FORBIDDEN_ROLE", error.to_string())
+    }
+}
+
+impl From<clickwrap_domain::tenants::service::CreateOperatorTokenError> for ApiError {
+    fn from(error: clickwrap_domain::tenants::service::CreateOperatorTokenError) -> Self {
+        use clickwrap_domain::tenants::service::CreateOperatorTokenError as E;
+        match error {
+            E::InvalidName(e) => ApiError::invalid_field("name", e),
+            E::UnknownTenant => ApiError::unauthorized("the credentials are missing or wrong"),
+            E::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<clickwrap_domain::tenants::service::RevokeOperatorTokenError> for ApiError {
+    fn from(error: clickwrap_domain::tenants::service::RevokeOperatorTokenError) -> Self {
+        use clickwrap_domain::tenants::service::RevokeOperatorTokenError as E;
+        match error {
+            E::NotFound => ApiError::not_found("OPERATOR_TOKEN_NOT_FOUND", "the operator token could not be found"),
+            E::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<clickwrap_domain::audit::service::AuditLogError> for ApiError {
+    fn from(error: clickwrap_domain::audit::service::AuditLogError) -> Self {
+        use clickwrap_domain::audit::service::AuditLogError as E;
+        match error {
+            E::InvalidCursor => ApiError::bad_request("INVALID_CURSOR", "nextPageCursor is not valid for this list"),
+            E::Storage(e) => e.into(),
+        }
+    }
+}

@@ -9,6 +9,7 @@
 
 mod auth;
 mod errors;
+pub mod export;
 mod middleware;
 mod query;
 mod routes;

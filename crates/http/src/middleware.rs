@@ -42,12 +42,12 @@ pub(crate) async fn problem_responses(
         Err(error) => return Err(as_problem(error)),
     };
     let status = response.status();
-    let is_problem = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with(PROBLEM_JSON));
-    if !(status.is_client_error() || status.is_server_error()) || is_problem {
+    let content_type = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    let is_problem = content_type.is_some_and(|v| v.starts_with(PROBLEM_JSON));
+    // The operator console answers its browser with pages, errors included (a wrong token is the
+    // sign-in form again, with 401): an HTML answer was meant as it is.
+    let is_page = content_type.is_some_and(|v| v.starts_with("text/html"));
+    if !(status.is_client_error() || status.is_server_error()) || is_problem || is_page {
         return Ok(response);
     }
     let (request, response) = response.into_parts();
@@ -128,7 +128,8 @@ enum Produces {
 
 fn produces(path: &str) -> Produces {
     let api = path.starts_with(crate::PUBLIC_PREFIX) || path.starts_with(crate::OPERATOR_PREFIX);
-    if !api || path.ends_with("/signing-certificate") {
+    // The export's format is chosen by its `format` parameter, not by `Accept`.
+    if !api || path.ends_with("/signing-certificate") || path.ends_with("/events/export") {
         Produces::Other
     } else if path.ends_with("/certificate") || path.ends_with("/agreement") {
         Produces::Pdf

@@ -5,6 +5,7 @@
 
 mod common;
 
+use clickwrap_domain::tenants::models::Admin;
 use std::collections::HashSet;
 
 use clickwrap_domain::limits::rate::RateLimitPolicy;
@@ -390,7 +391,7 @@ async fn allowed_origins_are_enforced() {
         ..Default::default()
     };
     h.service()
-        .update_app(TenantId::parse(&op.tenant_id).unwrap(), AppId::parse(&op.app_id).unwrap(), changes)
+        .update_app(&Admin::server(TenantId::parse(&op.tenant_id).unwrap()), AppId::parse(&op.app_id).unwrap(), changes)
         .await
         .unwrap();
     let uri = format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId=u", op.app_id);
@@ -450,7 +451,7 @@ async fn a_version_published_on_another_instance_is_served_at_once_when_asked_fo
     assert_eq!(other.call(get(&check)).await.expect(200).json()["clickwrapTemplateVersionMinor"], 0);
 
     let tenant = TenantId::parse(&op.tenant_id).unwrap();
-    h.service().publish_version(tenant, t.parse().unwrap(), VersionKind::Minor, None).await.unwrap();
+    h.service().publish_version(&Admin::server(tenant), t.parse().unwrap(), VersionKind::Minor, None).await.unwrap();
     let content = format!(
         "{V1}/clickwrap/content?appId={}&clickwrapTemplateId={t}&clickwrapTemplateVersion=1&clickwrapTemplateVersionMinor=1",
         op.app_id

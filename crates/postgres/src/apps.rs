@@ -1,16 +1,17 @@
 use async_trait::async_trait;
 use clickwrap_domain::apps::models::{App, Origin};
+use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::ports::{AppStore, StorageError};
 use clickwrap_domain::secrets::SecretHash;
 use clickwrap_domain::webhooks::url::WebhookUrl;
 use clickwrap_domain::{AppId, Name, TenantId};
 use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
+use diesel_async::{AsyncConnection, RunQueryDsl};
 
-use crate::PgStore;
 use crate::convert::{at, hash32, ts};
 use crate::errors::{corrupt, from_diesel};
 use crate::schema::apps;
+use crate::{PgStore, audit};
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = apps, check_for_backend(diesel::pg::Pg), treat_none_as_null = true)]
@@ -71,14 +72,15 @@ impl AppRow {
 
 #[async_trait]
 impl AppStore for PgStore {
-    async fn insert_app(&self, app: &App) -> Result<(), StorageError> {
+    async fn insert_app(&self, app: &App, audit: &AuditEntry) -> Result<(), StorageError> {
         let mut conn = self.conn().await?;
-        diesel::insert_into(apps::table)
-            .values(AppRow::from_domain(app))
-            .execute(&mut conn)
-            .await
-            .map(|_| ())
-            .map_err(from_diesel)
+        let row = AppRow::from_domain(app);
+        conn.transaction::<_, diesel::result::Error, _>(async |conn| {
+            diesel::insert_into(apps::table).values(&row).execute(conn).await?;
+            audit::write(conn, audit).await
+        })
+        .await
+        .map_err(from_diesel)
     }
 
     async fn app_by_id(&self, id: AppId) -> Result<Option<App>, StorageError> {
@@ -118,16 +120,22 @@ impl AppStore for PgStore {
         rows.into_iter().map(AppRow::into_domain).collect()
     }
 
-    async fn update_app(&self, app: &App) -> Result<bool, StorageError> {
+    async fn update_app(&self, app: &App, audit: &AuditEntry) -> Result<bool, StorageError> {
         let mut conn = self.conn().await?;
         let row = AppRow::from_domain(app);
-        let updated = diesel::update(
-            apps::table.filter(apps::tenant_id.eq(app.tenant_id.as_uuid())).filter(apps::id.eq(app.id.as_uuid())),
-        )
-        .set(&row)
-        .execute(&mut conn)
+        conn.transaction::<_, diesel::result::Error, _>(async |conn| {
+            let updated = diesel::update(
+                apps::table.filter(apps::tenant_id.eq(app.tenant_id.as_uuid())).filter(apps::id.eq(app.id.as_uuid())),
+            )
+            .set(&row)
+            .execute(conn)
+            .await?;
+            if updated == 1 {
+                audit::write(conn, audit).await?;
+            }
+            Ok(updated == 1)
+        })
         .await
-        .map_err(from_diesel)?;
-        Ok(updated == 1)
+        .map_err(from_diesel)
     }
 }

@@ -14,6 +14,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::ports::{DeliveryStore, StorageError};
 use clickwrap_domain::webhooks::dispatch::{
     AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner,
@@ -119,6 +120,27 @@ pub(crate) async fn latest_for_event(
     .await
     .map_err(from_diesel)?;
     rows.into_iter().next().map(DeliveryRow::into_domain).transpose()
+}
+
+/// The latest delivery of each of these events (for exports: one query per batch).
+pub(crate) async fn latest_for_events(
+    conn: &mut AsyncPgConnection,
+    tenant: TenantId,
+    events: Vec<uuid::Uuid>,
+) -> Result<Vec<Delivery>, StorageError> {
+    let rows: Vec<DeliveryRow> = Statement::new(
+        concat!(
+            "SELECT DISTINCT ON (d.event_id) ",
+            delivery_columns!(),
+            " FROM webhook_deliveries AS d WHERE d.tenant_id = $1 AND d.event_id = ANY($2) \
+             ORDER BY d.event_id, d.created_at DESC"
+        ),
+        vec![Value::Uuid(*tenant.as_uuid()), Value::Uuids(events)],
+    )
+    .load(conn)
+    .await
+    .map_err(from_diesel)?;
+    rows.into_iter().map(DeliveryRow::into_domain).collect()
 }
 
 #[derive(QueryableByName)]
@@ -378,24 +400,64 @@ impl DeliveryStore for PgStore {
         Ok(with_attempts(&mut conn, tenant, rows).await?.into_iter().next())
     }
 
-    async fn redeliver(&self, tenant: TenantId, id: DeliveryId, now: Timestamp) -> Result<bool, StorageError> {
+    async fn failed_deliveries(&self, tenant: TenantId, limit: usize) -> Result<Vec<DeliveryRecord>, StorageError> {
         let mut conn = self.conn().await?;
-        // In SET, `state` is the value before the update.
-        let changed = Statement::new(
-            "UPDATE webhook_deliveries SET \
-                 state = 'PENDING', \
-                 next_attempt_at = CASE WHEN state = 'PENDING' THEN LEAST(next_attempt_at, $3) ELSE $3 END, \
-                 round_attempts = CASE WHEN state = 'PENDING' THEN round_attempts ELSE 0 END, \
-                 lease_owner = CASE WHEN state = 'PENDING' THEN lease_owner END, \
-                 lease_until = CASE WHEN state = 'PENDING' THEN lease_until END \
-             WHERE tenant_id = $1 AND id = $2",
-            vec![Value::Uuid(*tenant.as_uuid()), Value::Uuid(*id.as_uuid()), Value::At(at(now))],
+        // `webhook_deliveries_failed` is a partial index: only FAILED rows, which are few.
+        let rows: Vec<DeliveryRow> = Statement::new(
+            concat!(
+                "SELECT ",
+                delivery_columns!(),
+                " FROM webhook_deliveries AS d WHERE d.tenant_id = $1 AND d.state = 'FAILED' \
+                 ORDER BY d.last_attempt_at DESC NULLS LAST, d.id DESC LIMIT $2"
+            ),
+            vec![Value::Uuid(*tenant.as_uuid()), Value::BigInt(limit_i64(limit))],
         )
-        .execute(&mut conn)
+        .load(&mut conn)
         .await
         .map_err(from_diesel)?;
-        Ok(changed > 0)
+        with_attempts(&mut conn, tenant, rows).await
     }
+
+    async fn redeliver(
+        &self,
+        tenant: TenantId,
+        id: DeliveryId,
+        now: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<bool, StorageError> {
+        let mut conn = self.conn().await?;
+        conn.transaction::<_, diesel::result::Error, _>(async |conn| {
+            if redeliver(conn, tenant, id, now).await? == 0 {
+                return Ok(false);
+            }
+            crate::audit::write(conn, audit).await?;
+            Ok(true)
+        })
+        .await
+        .map_err(from_diesel)
+    }
+}
+
+/// Makes a delivery due now (see [`DeliveryStore::redeliver`]); how many rows changed.
+async fn redeliver(
+    conn: &mut AsyncPgConnection,
+    tenant: TenantId,
+    id: DeliveryId,
+    now: Timestamp,
+) -> diesel::QueryResult<usize> {
+    // In SET, `state` is the value before the update.
+    Statement::new(
+        "UPDATE webhook_deliveries SET \
+             state = 'PENDING', \
+             next_attempt_at = CASE WHEN state = 'PENDING' THEN LEAST(next_attempt_at, $3) ELSE $3 END, \
+             round_attempts = CASE WHEN state = 'PENDING' THEN round_attempts ELSE 0 END, \
+             lease_owner = CASE WHEN state = 'PENDING' THEN lease_owner END, \
+             lease_until = CASE WHEN state = 'PENDING' THEN lease_until END \
+         WHERE tenant_id = $1 AND id = $2",
+        vec![Value::Uuid(*tenant.as_uuid()), Value::Uuid(*id.as_uuid()), Value::At(at(now))],
+    )
+    .execute(conn)
+    .await
 }
 
 /// A connection LISTENing on [`CHANNEL`], kept up by a background task until dropped or stopped.

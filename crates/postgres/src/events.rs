@@ -1,3 +1,4 @@
+use std::collections::HashMap;
 use std::marker::PhantomData;
 
 use async_trait::async_trait;
@@ -6,9 +7,10 @@ use clickwrap_domain::consent::cursor::EventPosition;
 use clickwrap_domain::consent::models::{
     Action, ClickwrapEvent, EventFilter, EventStatus, Presentation, PresentationMode,
 };
+use clickwrap_domain::consent::queries::EventDetails;
 use clickwrap_domain::content::hash::ContentHash;
 use clickwrap_domain::ports::{
-    CommitVerificationError, EventStore, StorageError, StoredCertificate, VerificationRecord,
+    CommitVerificationError, DailyCount, EventStore, StorageError, StoredCertificate, VerificationRecord,
 };
 use clickwrap_domain::templates::customizations::AgreementMode;
 use clickwrap_domain::templates::versioning::VersionNumber;
@@ -24,7 +26,7 @@ use diesel::sql_types::{Bool, Nullable, SqlType, Text, Timestamptz, Uuid as SqlU
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::PgStore;
-use crate::convert::{at, count_i64, hash32, i32_of, limit_i64, ts, u32_of};
+use crate::convert::{at, count_i64, count_u64, hash32, i32_of, limit_i64, ts, u32_of};
 use crate::errors::{corrupt, from_diesel};
 use crate::schema::{certificates, clickwrap_events as events, re_accept_requests, webhook_deliveries};
 use crate::statement::{Statement, Value};
@@ -754,4 +756,81 @@ impl EventStore for PgStore {
         let mut conn = self.conn().await?;
         crate::deliveries::latest_for_event(&mut conn, tenant, event).await
     }
+
+    async fn list_verified_event_details(
+        &self,
+        tenant: TenantId,
+        filter: &EventFilter,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<EventDetails>, StorageError> {
+        let events = self.list_verified_events(tenant, filter, after, limit).await?;
+        let ids: Vec<uuid::Uuid> = events.iter().map(|e| *e.id.as_uuid()).collect();
+        let mut conn = self.conn().await?;
+        let digests: Vec<(uuid::Uuid, Vec<u8>)> = certificates::table
+            .filter(certificates::tenant_id.eq(tenant.as_uuid()))
+            .filter(certificates::event_id.eq_any(&ids))
+            .select((certificates::event_id, certificates::sha256))
+            .load(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        let mut digests: HashMap<uuid::Uuid, [u8; 32]> = digests
+            .into_iter()
+            .map(|(id, sha)| Ok((id, hash32(&sha, "certificate digest")?)))
+            .collect::<Result<_, StorageError>>()?;
+        let mut deliveries: HashMap<EventId, Delivery> = crate::deliveries::latest_for_events(&mut conn, tenant, ids)
+            .await?
+            .into_iter()
+            .map(|d| (d.event_id, d))
+            .collect();
+        Ok(events
+            .into_iter()
+            .map(|event| EventDetails {
+                certificate_sha256: digests.remove(event.id.as_uuid()),
+                delivery: deliveries.remove(&event.id),
+                event,
+            })
+            .collect())
+    }
+
+    async fn daily_counts(
+        &self,
+        tenant: TenantId,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> Result<Vec<DailyCount>, StorageError> {
+        let mut conn = self.conn().await?;
+        // By the day the end user acted: an index-only range of `events_list_s` per status.
+        let rows: Vec<DayRow> = Statement::new(
+            "SELECT date_trunc('day', action_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS day, \
+                    count(*) FILTER (WHERE status = 'ACCEPTED') AS accepted, \
+                    count(*) FILTER (WHERE status = 'DECLINED') AS declined \
+             FROM clickwrap_events \
+             WHERE tenant_id = $1 AND status IN ('ACCEPTED', 'DECLINED') AND action_at >= $2 AND action_at < $3 \
+             GROUP BY 1 ORDER BY 1",
+            vec![Value::Uuid(*tenant.as_uuid()), Value::At(at(from)), Value::At(at(to))],
+        )
+        .load(&mut conn)
+        .await
+        .map_err(from_diesel)?;
+        rows.into_iter()
+            .map(|row| {
+                Ok(DailyCount {
+                    day: ts(row.day),
+                    accepted: count_u64(row.accepted, "accepted count")?,
+                    declined: count_u64(row.declined, "declined count")?,
+                })
+            })
+            .collect()
+    }
+}
+
+#[derive(diesel::QueryableByName)]
+struct DayRow {
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    day: time::OffsetDateTime,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    accepted: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    declined: i64,
 }

@@ -10,6 +10,7 @@ mod schema;
 mod statement;
 
 mod apps;
+mod audit;
 mod demo;
 mod events;
 mod keys;

@@ -15,6 +15,32 @@ diesel::table! {
         tenant_id -> Uuid,
         token_hash -> Bytea,
         created_at -> Timestamptz,
+        name -> Text,
+        role -> Text,
+        last_used_at -> Nullable<Timestamptz>,
+        revoked_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    console_sessions (secret_hash) {
+        secret_hash -> Bytea,
+        tenant_id -> Uuid,
+        operator_token_id -> Uuid,
+        created_at -> Timestamptz,
+        last_seen_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    audit_log (id) {
+        id -> Uuid,
+        tenant_id -> Uuid,
+        at -> Timestamptz,
+        operator_token_id -> Nullable<Uuid>,
+        action -> Text,
+        subject_id -> Text,
+        details -> Jsonb,
     }
 }
 
@@ -190,6 +216,8 @@ diesel::joinable!(clickwrap_events -> event_contents (content_hash));
 diesel::allow_tables_to_appear_in_same_query!(
     tenants,
     operator_tokens,
+    console_sessions,
+    audit_log,
     apps,
     templates,
     template_apps,

@@ -1,6 +1,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use async_trait::async_trait;
+use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::content::sanitize::SanitizedHtml;
 use clickwrap_domain::ports::{InsertVersionError, StorageError, TemplateStore};
 use clickwrap_domain::templates::customizations::{
@@ -13,10 +14,10 @@ use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use serde_json::{Map, Value, json};
 
-use crate::PgStore;
 use crate::convert::{at, i32_of, ts, u32_of};
 use crate::errors::{corrupt, from_diesel, is_unique_violation};
 use crate::schema::{template_apps, template_versions, templates};
+use crate::{PgStore, audit};
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = templates, check_for_backend(diesel::pg::Pg))]
@@ -253,7 +254,7 @@ async fn write_links(conn: &mut AsyncPgConnection, template: &Template) -> Query
 
 #[async_trait]
 impl TemplateStore for PgStore {
-    async fn insert_template(&self, template: &Template) -> Result<(), StorageError> {
+    async fn insert_template(&self, template: &Template, audit: &AuditEntry) -> Result<(), StorageError> {
         let mut conn = self.conn().await?;
         let row = TemplateRow::from_domain(template);
         let versions: Vec<VersionRow> =
@@ -264,7 +265,7 @@ impl TemplateStore for PgStore {
             if !versions.is_empty() {
                 diesel::insert_into(template_versions::table).values(&versions).execute(conn).await?;
             }
-            Ok(())
+            audit::write(conn, audit).await
         })
         .await
         .map_err(from_diesel)
@@ -297,7 +298,7 @@ impl TemplateStore for PgStore {
         assemble(&mut conn, rows).await
     }
 
-    async fn update_template(&self, template: &Template) -> Result<bool, StorageError> {
+    async fn update_template(&self, template: &Template, audit: &AuditEntry) -> Result<bool, StorageError> {
         let mut conn = self.conn().await?;
         let row = TemplateRow::from_domain(template);
         conn.transaction::<_, diesel::result::Error, _>(async |conn| {
@@ -311,6 +312,7 @@ impl TemplateStore for PgStore {
             .await?;
             if updated == 1 {
                 write_links(conn, template).await?;
+                audit::write(conn, audit).await?;
             }
             Ok(updated == 1)
         })
@@ -323,6 +325,7 @@ impl TemplateStore for PgStore {
         tenant: TenantId,
         template: TemplateId,
         version: &TemplateVersion,
+        audit: &AuditEntry,
     ) -> Result<(), InsertVersionError> {
         let mut conn = self.conn().await?;
         let row = VersionRow::from_domain(tenant, template, version);
@@ -351,6 +354,7 @@ impl TemplateStore for PgStore {
                     return Ok(false);
                 }
                 diesel::insert_into(template_versions::table).values(&row).execute(conn).await?;
+                audit::write(conn, audit).await?;
                 Ok(true)
             })
             .await;

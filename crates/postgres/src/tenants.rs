@@ -1,16 +1,19 @@
 use async_trait::async_trait;
+use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::limits::quota::QuotaPeriod;
 use clickwrap_domain::ports::{StorageError, TenantStore};
 use clickwrap_domain::secrets::SecretHash;
-use clickwrap_domain::tenants::models::{OperatorTokenRecord, Tenant};
-use clickwrap_domain::{Name, TenantId};
+use clickwrap_domain::tenants::models::{
+    ConsoleSessionRecord, Operator, OperatorRole, OperatorTokenInfo, OperatorTokenRecord, Tenant,
+};
+use clickwrap_domain::{Name, OperatorTokenId, TenantId, Timestamp};
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, RunQueryDsl};
 
-use crate::PgStore;
 use crate::convert::{at, count_i64, count_u64, ts};
 use crate::errors::{corrupt, from_diesel};
-use crate::schema::{operator_tokens, tenants, usage_counters};
+use crate::schema::{console_sessions, operator_tokens, tenants, usage_counters};
+use crate::{PgStore, audit};
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = tenants, check_for_backend(diesel::pg::Pg))]
@@ -41,45 +44,94 @@ impl TenantRow {
     }
 }
 
+/// An operator token's public part, as an operator lists it.
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = operator_tokens, check_for_backend(diesel::pg::Pg))]
+struct TokenRow {
+    id: uuid::Uuid,
+    name: String,
+    role: String,
+    created_at: time::OffsetDateTime,
+    last_used_at: Option<time::OffsetDateTime>,
+}
+
+impl TokenRow {
+    fn into_domain(self) -> Result<OperatorTokenInfo, StorageError> {
+        Ok(OperatorTokenInfo {
+            id: OperatorTokenId::from_uuid(self.id),
+            name: Name::parse(&self.name).map_err(|e| corrupt("operator token name", e))?,
+            role: OperatorRole::parse(&self.role).ok_or_else(|| corrupt("operator token role", &self.role))?,
+            created_at: ts(self.created_at),
+            last_used_at: self.last_used_at.map(ts),
+        })
+    }
+
+    /// The operator this token makes of `tenant`.
+    fn operator(self, tenant: TenantRow) -> Result<Operator, StorageError> {
+        let token = self.into_domain()?;
+        Ok(Operator { tenant: tenant.into_domain()?, token_id: token.id, token_name: token.name, role: token.role })
+    }
+}
+
+/// Uses and sightings are written at most once a minute, so reading does not mean writing.
+const TOUCH_EVERY: time::Duration = time::Duration::minutes(1);
+
+#[derive(Insertable)]
+#[diesel(table_name = operator_tokens, check_for_backend(diesel::pg::Pg))]
+struct NewTokenRow {
+    id: uuid::Uuid,
+    tenant_id: uuid::Uuid,
+    name: String,
+    role: &'static str,
+    token_hash: Vec<u8>,
+    created_at: time::OffsetDateTime,
+}
+
+fn token_values(token: &OperatorTokenRecord) -> NewTokenRow {
+    NewTokenRow {
+        id: *token.id.as_uuid(),
+        tenant_id: *token.tenant_id.as_uuid(),
+        name: token.name.as_str().to_owned(),
+        role: token.role.as_str(),
+        token_hash: token.token_hash.as_bytes().to_vec(),
+        created_at: at(token.created_at),
+    }
+}
+
 #[async_trait]
 impl TenantStore for PgStore {
     async fn create_tenant(&self, tenant: &Tenant, token: &OperatorTokenRecord) -> Result<(), StorageError> {
         let mut conn = self.conn().await?;
         let tenant_row = TenantRow::from_domain(tenant);
-        let token = (
-            operator_tokens::id.eq(*token.id.as_uuid()),
-            operator_tokens::tenant_id.eq(*token.tenant_id.as_uuid()),
-            operator_tokens::token_hash.eq(token.token_hash.as_bytes().to_vec()),
-            operator_tokens::created_at.eq(at(token.created_at)),
-        );
+        let token = token_values(token);
         conn.transaction::<_, diesel::result::Error, _>(async |conn| {
             diesel::insert_into(tenants::table).values(&tenant_row).execute(conn).await?;
-            diesel::insert_into(operator_tokens::table).values(token).execute(conn).await?;
+            diesel::insert_into(operator_tokens::table).values(&token).execute(conn).await?;
             Ok(())
         })
         .await
         .map_err(from_diesel)
     }
 
-    async fn add_operator_token(&self, token: &OperatorTokenRecord) -> Result<bool, StorageError> {
+    async fn add_operator_token(&self, token: &OperatorTokenRecord, audit: &AuditEntry) -> Result<bool, StorageError> {
         let mut conn = self.conn().await?;
-        let inserted = diesel::insert_into(operator_tokens::table)
-            .values(tenants::table.filter(tenants::id.eq(token.tenant_id.as_uuid())).select((
-                token.id.as_uuid().into_sql::<diesel::sql_types::Uuid>(),
-                tenants::id,
-                token.token_hash.as_bytes().to_vec().into_sql::<diesel::sql_types::Bytea>(),
-                at(token.created_at).into_sql::<diesel::sql_types::Timestamptz>(),
-            )))
-            .into_columns((
-                operator_tokens::id,
-                operator_tokens::tenant_id,
-                operator_tokens::token_hash,
-                operator_tokens::created_at,
-            ))
-            .execute(&mut conn)
-            .await
-            .map_err(from_diesel)?;
-        Ok(inserted == 1)
+        conn.transaction::<_, diesel::result::Error, _>(async |conn| {
+            let exists: Option<uuid::Uuid> = tenants::table
+                .find(token.tenant_id.as_uuid())
+                .select(tenants::id)
+                .for_key_share()
+                .first(conn)
+                .await
+                .optional()?;
+            if exists.is_none() {
+                return Ok(false);
+            }
+            diesel::insert_into(operator_tokens::table).values(&token_values(token)).execute(conn).await?;
+            audit::write(conn, audit).await?;
+            Ok(true)
+        })
+        .await
+        .map_err(from_diesel)
     }
 
     async fn find_tenant(&self, id: TenantId) -> Result<Option<Tenant>, StorageError> {
@@ -94,17 +146,130 @@ impl TenantStore for PgStore {
         row.map(TenantRow::into_domain).transpose()
     }
 
-    async fn tenant_for_operator_token(&self, token_hash: &SecretHash) -> Result<Option<Tenant>, StorageError> {
+    async fn operator_for_token(
+        &self,
+        token_hash: &SecretHash,
+        now: Timestamp,
+    ) -> Result<Option<Operator>, StorageError> {
         let mut conn = self.conn().await?;
-        let row: Option<TenantRow> = tenants::table
+        let found: Option<(TenantRow, TokenRow)> = tenants::table
             .inner_join(operator_tokens::table.on(operator_tokens::tenant_id.eq(tenants::id)))
             .filter(operator_tokens::token_hash.eq(token_hash.as_bytes().to_vec()))
-            .select(TenantRow::as_select())
+            .filter(operator_tokens::revoked_at.is_null())
+            .select((TenantRow::as_select(), TokenRow::as_select()))
             .first(&mut conn)
             .await
             .optional()
             .map_err(from_diesel)?;
-        row.map(TenantRow::into_domain).transpose()
+        let Some((tenant, token)) = found else { return Ok(None) };
+        let now = at(now);
+        if token.last_used_at.is_none_or(|last| now - last >= TOUCH_EVERY) {
+            diesel::update(operator_tokens::table.find(token.id))
+                .set(operator_tokens::last_used_at.eq(now))
+                .execute(&mut conn)
+                .await
+                .map_err(from_diesel)?;
+        }
+        token.operator(tenant).map(Some)
+    }
+
+    async fn list_operator_tokens(&self, tenant: TenantId) -> Result<Vec<OperatorTokenInfo>, StorageError> {
+        let mut conn = self.conn().await?;
+        let rows: Vec<TokenRow> = operator_tokens::table
+            .filter(operator_tokens::tenant_id.eq(tenant.as_uuid()))
+            .filter(operator_tokens::revoked_at.is_null())
+            .order((operator_tokens::created_at, operator_tokens::id))
+            .select(TokenRow::as_select())
+            .load(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        rows.into_iter().map(TokenRow::into_domain).collect()
+    }
+
+    async fn revoke_operator_token(
+        &self,
+        tenant: TenantId,
+        id: OperatorTokenId,
+        audit: &AuditEntry,
+    ) -> Result<bool, StorageError> {
+        let mut conn = self.conn().await?;
+        conn.transaction::<_, diesel::result::Error, _>(async |conn| {
+            let revoked = diesel::update(
+                operator_tokens::table
+                    .filter(operator_tokens::tenant_id.eq(tenant.as_uuid()))
+                    .filter(operator_tokens::id.eq(id.as_uuid()))
+                    .filter(operator_tokens::revoked_at.is_null()),
+            )
+            .set(operator_tokens::revoked_at.eq(at(audit.at)))
+            .execute(conn)
+            .await?;
+            if revoked == 0 {
+                return Ok(false);
+            }
+            diesel::delete(console_sessions::table.filter(console_sessions::operator_token_id.eq(id.as_uuid())))
+                .execute(conn)
+                .await?;
+            audit::write(conn, audit).await?;
+            Ok(true)
+        })
+        .await
+        .map_err(from_diesel)
+    }
+
+    async fn insert_console_session(&self, session: &ConsoleSessionRecord) -> Result<(), StorageError> {
+        let mut conn = self.conn().await?;
+        diesel::insert_into(console_sessions::table)
+            .values((
+                console_sessions::secret_hash.eq(session.secret_hash.as_bytes().to_vec()),
+                console_sessions::tenant_id.eq(session.tenant_id.as_uuid()),
+                console_sessions::operator_token_id.eq(session.token_id.as_uuid()),
+                console_sessions::created_at.eq(at(session.created_at)),
+                console_sessions::last_seen_at.eq(at(session.created_at)),
+            ))
+            .execute(&mut conn)
+            .await
+            .map(|_| ())
+            .map_err(from_diesel)
+    }
+
+    async fn console_session_operator(
+        &self,
+        secret_hash: &SecretHash,
+        idle_since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Option<Operator>, StorageError> {
+        let mut conn = self.conn().await?;
+        let hash = secret_hash.as_bytes().to_vec();
+        let found: Option<(TenantRow, TokenRow, time::OffsetDateTime)> = console_sessions::table
+            .inner_join(operator_tokens::table.on(operator_tokens::id.eq(console_sessions::operator_token_id)))
+            .inner_join(tenants::table.on(tenants::id.eq(console_sessions::tenant_id)))
+            .filter(console_sessions::secret_hash.eq(&hash))
+            .filter(console_sessions::last_seen_at.gt(at(idle_since)))
+            .filter(operator_tokens::revoked_at.is_null())
+            .select((TenantRow::as_select(), TokenRow::as_select(), console_sessions::last_seen_at))
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        let Some((tenant, token, last_seen)) = found else { return Ok(None) };
+        let now = at(now);
+        if now - last_seen >= TOUCH_EVERY {
+            diesel::update(console_sessions::table.find(&hash))
+                .set(console_sessions::last_seen_at.eq(now))
+                .execute(&mut conn)
+                .await
+                .map_err(from_diesel)?;
+        }
+        token.operator(tenant).map(Some)
+    }
+
+    async fn delete_console_session(&self, secret_hash: &SecretHash) -> Result<(), StorageError> {
+        let mut conn = self.conn().await?;
+        diesel::delete(console_sessions::table.find(secret_hash.as_bytes().to_vec()))
+            .execute(&mut conn)
+            .await
+            .map(|_| ())
+            .map_err(from_diesel)
     }
 
     async fn set_event_quota(&self, id: TenantId, quota: Option<u64>) -> Result<bool, StorageError> {

@@ -69,9 +69,11 @@ async fn deliveries_that_become_due_wake_the_listener() {
     quiet(&mut wakes, "a retry due later").await;
 
     // An operator's redelivery brings it forward: announced.
-    assert!(store.redeliver(seed.tenant.id, record.delivery.id, now).await.unwrap());
+    assert!(store.redeliver(seed.tenant.id, record.delivery.id, now, &fixtures::audit(seed.tenant.id)).await.unwrap());
     woken(&mut wakes, "a redelivery").await;
-    assert!(store.redeliver(seed.tenant.id, disabled.delivery.id, now).await.unwrap());
+    assert!(
+        store.redeliver(seed.tenant.id, disabled.delivery.id, now, &fixtures::audit(seed.tenant.id)).await.unwrap()
+    );
     woken(&mut wakes, "a redelivered DISABLED delivery").await;
 
     // Leases given back by a stopping dispatcher: announced.

@@ -10,6 +10,7 @@ use clickwrap_domain::service::ClickwrapService;
 use clickwrap_domain::templates::customizations::Customizations;
 use clickwrap_domain::templates::service::NewTemplate;
 use clickwrap_domain::templates::versioning::VersionKind;
+use clickwrap_domain::tenants::models::{Admin, OperatorRole};
 use clickwrap_domain::{Language, Name, Tag};
 use clickwrap_postgres::{DemoInstallation, PgStore};
 
@@ -61,13 +62,23 @@ const CONTENT: [(Language, &str); 7] = [
     ),
 ];
 
+/// The name of the operator token the demo makes (anew at every start).
+const DEMO_OPERATOR: &str = "Demo operator";
+
 pub(crate) async fn ensure(service: &ClickwrapService, store: &PgStore) -> Result<DemoCredentials, DemoError> {
     let installation = match store.demo_installation().await.map_err(failed)? {
         Some(existing) => existing,
         None => create(service, store).await?,
     };
-    let app_key = service.regenerate_app_key(installation.tenant_id, installation.app_id).await.map_err(failed)?;
-    let token = service.issue_operator_token(installation.tenant_id).await.map_err(failed)?;
+    let admin = Admin::server(installation.tenant_id);
+    let app_key = service.regenerate_app_key(&admin, installation.app_id).await.map_err(failed)?;
+    // One demo operator token at a time: the previous start's stops working.
+    for token in service.list_operator_tokens(installation.tenant_id).await.map_err(failed)? {
+        if token.name.as_str() == DEMO_OPERATOR {
+            service.revoke_operator_token(&admin, token.id).await.map_err(failed)?;
+        }
+    }
+    let (_, token) = service.create_operator_token(&admin, DEMO_OPERATOR, OperatorRole::Admin).await.map_err(failed)?;
     Ok(DemoCredentials {
         installation,
         app_key: app_key.expose().to_owned(),
@@ -77,9 +88,10 @@ pub(crate) async fn ensure(service: &ClickwrapService, store: &PgStore) -> Resul
 
 async fn create(service: &ClickwrapService, store: &PgStore) -> Result<DemoInstallation, DemoError> {
     let (tenant, _) = service.create_tenant("Demo", None).await.map_err(failed)?;
+    let admin = Admin::server(tenant.id);
     let app = service
         .create_app(
-            tenant.id,
+            &admin,
             NewApp { name: Name::parse("Demo app").map_err(failed)?, webhook_url: None, allowed_origins: vec![] },
         )
         .await
@@ -92,7 +104,7 @@ async fn create(service: &ClickwrapService, store: &PgStore) -> Result<DemoInsta
         .map_err(failed)?;
     let template = service
         .create_template(
-            tenant.id,
+            &admin,
             NewTemplate {
                 name: Name::parse("Demo Terms of Service").map_err(failed)?,
                 tags: BTreeSet::from([Tag::parse("demo").map_err(failed)?]),
@@ -105,8 +117,8 @@ async fn create(service: &ClickwrapService, store: &PgStore) -> Result<DemoInsta
         )
         .await
         .map_err(failed)?;
-    service.publish_version(tenant.id, template.id, VersionKind::Major, None).await.map_err(failed)?;
-    service.enable_template(tenant.id, template.id).await.map_err(failed)?;
+    service.publish_version(&admin, template.id, VersionKind::Major, None).await.map_err(failed)?;
+    service.enable_template(&admin, template.id).await.map_err(failed)?;
     let installation = DemoInstallation { tenant_id: tenant.id, app_id: app.id, template_id: template.id };
     if store.record_demo_installation(installation).await.map_err(failed)? {
         Ok(installation)

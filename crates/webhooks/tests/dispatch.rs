@@ -12,9 +12,11 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use clickwrap_domain::apps::service::AppChanges;
+use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::consent::queries::PageLimit;
 use clickwrap_domain::memory::AllowAllWebhookTargets;
 use clickwrap_domain::ports::{DeliveryStore, StorageError};
+use clickwrap_domain::tenants::models::Admin;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_domain::webhooks::dispatch::{
     AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner, RetryPolicy,
@@ -271,7 +273,7 @@ async fn switched_off_webhooks_are_disabled_and_can_be_redelivered() {
     // Switched on again, the operator redelivers: sent now, with a new round of attempts.
     world.change_app(&paused, AppChanges { webhook_enabled: Some(true), ..AppChanges::default() }).await;
     let id = records[0].delivery.id;
-    world.service.redeliver_webhook(&world.store, world.tenant.id, id).await.unwrap();
+    world.service.redeliver_webhook(&world.store, &Admin::server(world.tenant.id), id).await.unwrap();
     let record = world.wait_for_deliveries(&[paused_event], SOON, state(DeliveryState::Delivered)).await.remove(0);
     assert_eq!(record.attempts.len(), 1);
     assert_eq!(receiver.count("/paused"), 1);
@@ -538,8 +540,18 @@ impl DeliveryStore for OverClaiming {
         self.0.find_delivery(tenant, id).await
     }
 
-    async fn redeliver(&self, tenant: TenantId, id: DeliveryId, now: Timestamp) -> Result<bool, StorageError> {
-        self.0.redeliver(tenant, id, now).await
+    async fn redeliver(
+        &self,
+        tenant: TenantId,
+        id: DeliveryId,
+        now: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<bool, StorageError> {
+        self.0.redeliver(tenant, id, now, audit).await
+    }
+
+    async fn failed_deliveries(&self, tenant: TenantId, limit: usize) -> Result<Vec<DeliveryRecord>, StorageError> {
+        self.0.failed_deliveries(tenant, limit).await
     }
 }
 

@@ -1,10 +1,12 @@
 //! App use cases: create, read, change, regenerate the App Key, rotate the webhook signing secret.
 
 use super::models::{App, Origin};
+use crate::audit::models::{AuditAction, AuditEntry};
 use crate::name::Name;
 use crate::ports::{StorageError, WebhookTargetRejected};
 use crate::secrets::{AppKey, OpenSecretError, WebhookSigningSecret};
 use crate::service::ClickwrapService;
+use crate::tenants::models::Admin;
 use crate::webhooks::url::WebhookUrl;
 use crate::{AppId, TenantId};
 
@@ -62,7 +64,7 @@ pub enum WebhookSecretError {
 }
 
 impl ClickwrapService {
-    pub async fn create_app(&self, tenant: TenantId, new: NewApp) -> Result<CreatedApp, CreateAppError> {
+    pub async fn create_app(&self, admin: &Admin, new: NewApp) -> Result<CreatedApp, CreateAppError> {
         if let Some(url) = &new.webhook_url {
             self.ports.webhook_guard.vet(url).await?;
         }
@@ -71,7 +73,7 @@ impl ClickwrapService {
         let secret = WebhookSigningSecret::from_random(self.ports.random.bytes32());
         let mut app = App {
             id: AppId::from_uuid(self.new_uuid()),
-            tenant_id: tenant,
+            tenant_id: admin.tenant_id(),
             name: new.name,
             webhook_url: new.webhook_url,
             webhook_enabled: true,
@@ -82,7 +84,8 @@ impl ClickwrapService {
             updated_at: now,
         };
         app.webhook_secret_sealed = self.seal_webhook_secret(&app, &secret)?;
-        self.ports.apps.insert_app(&app).await?;
+        let audit = app_details(self.audit_entry(admin, AuditAction::AppCreated, app.id), &app);
+        self.ports.apps.insert_app(&app, &audit).await?;
         Ok(CreatedApp { app, app_key, webhook_signing_secret: secret })
     }
 
@@ -94,13 +97,8 @@ impl ClickwrapService {
         self.ports.apps.find_app(tenant, app_id).await
     }
 
-    pub async fn update_app(
-        &self,
-        tenant: TenantId,
-        app_id: AppId,
-        changes: AppChanges,
-    ) -> Result<App, UpdateAppError> {
-        let mut app = self.ports.apps.find_app(tenant, app_id).await?.ok_or(UpdateAppError::NotFound)?;
+    pub async fn update_app(&self, admin: &Admin, app_id: AppId, changes: AppChanges) -> Result<App, UpdateAppError> {
+        let mut app = self.ports.apps.find_app(admin.tenant_id(), app_id).await?.ok_or(UpdateAppError::NotFound)?;
         if let Some(name) = changes.name {
             app.name = name;
         }
@@ -117,30 +115,33 @@ impl ClickwrapService {
             app.allowed_origins = origins;
         }
         app.updated_at = self.now();
-        self.store_app(app).await
+        let audit = app_details(self.audit_entry(admin, AuditAction::AppUpdated, app.id), &app);
+        self.store_app(app, &audit).await
     }
 
     /// A new App Key; the old one stops working at once.
-    pub async fn regenerate_app_key(&self, tenant: TenantId, app_id: AppId) -> Result<AppKey, UpdateAppError> {
-        let mut app = self.ports.apps.find_app(tenant, app_id).await?.ok_or(UpdateAppError::NotFound)?;
+    pub async fn regenerate_app_key(&self, admin: &Admin, app_id: AppId) -> Result<AppKey, UpdateAppError> {
+        let mut app = self.ports.apps.find_app(admin.tenant_id(), app_id).await?.ok_or(UpdateAppError::NotFound)?;
         let key = AppKey::from_random(self.ports.random.bytes32());
         app.app_key_hash = key.hash();
         app.updated_at = self.now();
-        self.store_app(app).await?;
+        let audit = self.audit_entry(admin, AuditAction::AppKeyRegenerated, app.id);
+        self.store_app(app, &audit).await?;
         Ok(key)
     }
 
     /// A new webhook signing secret; deliveries from now on are signed with it.
     pub async fn rotate_webhook_secret(
         &self,
-        tenant: TenantId,
+        admin: &Admin,
         app_id: AppId,
     ) -> Result<WebhookSigningSecret, UpdateAppError> {
-        let mut app = self.ports.apps.find_app(tenant, app_id).await?.ok_or(UpdateAppError::NotFound)?;
+        let mut app = self.ports.apps.find_app(admin.tenant_id(), app_id).await?.ok_or(UpdateAppError::NotFound)?;
         let secret = WebhookSigningSecret::from_random(self.ports.random.bytes32());
         app.webhook_secret_sealed = self.seal_webhook_secret(&app, &secret)?;
         app.updated_at = self.now();
-        self.store_app(app).await?;
+        let audit = self.audit_entry(admin, AuditAction::WebhookSigningSecretRotated, app.id);
+        self.store_app(app, &audit).await?;
         Ok(secret)
     }
 
@@ -151,11 +152,21 @@ impl ClickwrapService {
         WebhookSigningSecret::parse(&text).map_err(|_| WebhookSecretError::Malformed)
     }
 
-    async fn store_app(&self, app: App) -> Result<App, UpdateAppError> {
-        if self.ports.apps.update_app(&app).await? { Ok(app) } else { Err(UpdateAppError::NotFound) }
+    async fn store_app(&self, app: App, audit: &AuditEntry) -> Result<App, UpdateAppError> {
+        if self.ports.apps.update_app(&app, audit).await? { Ok(app) } else { Err(UpdateAppError::NotFound) }
     }
 
     fn seal_webhook_secret(&self, app: &App, secret: &WebhookSigningSecret) -> Result<Vec<u8>, StorageError> {
         self.seal_at_rest(secret.expose().as_bytes(), &app.secret_binding())
     }
+}
+
+/// The app's settings as an audit entry records them (never its secrets).
+fn app_details(entry: AuditEntry, app: &App) -> AuditEntry {
+    let origins: Vec<&str> = app.allowed_origins.iter().map(Origin::as_str).collect();
+    entry
+        .with("name", app.name.as_str())
+        .with("webhookUrl", app.webhook_url.as_ref().map_or("", |u| u.as_str()))
+        .with("webhookEnabled", app.webhook_enabled.to_string())
+        .with("allowedOrigins", origins.join(" "))
 }

@@ -5,7 +5,7 @@ use super::acceptance::ConsentStatus;
 use super::cursor::{self, EventPosition};
 use super::models::{ClickwrapEvent, EventFilter, EventStatus};
 use crate::apps::models::App;
-use crate::ports::{StorageError, StoredCertificate};
+use crate::ports::{DailyCount, StorageError, StoredCertificate};
 use crate::service::ClickwrapService;
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
@@ -181,6 +181,52 @@ impl ClickwrapService {
             _ => None,
         };
         Ok(EventPage { items, next_cursor })
+    }
+
+    /// One batch of an export: verified events matching `filter` after `after`, newest first,
+    /// with their details, and where the next batch starts (`None` after the last). Exports walk
+    /// the whole list this way, so memory stays bounded by the batch.
+    pub async fn export_events_batch(
+        &self,
+        tenant: TenantId,
+        filter: &EventFilter,
+        after: Option<EventPosition>,
+        batch: usize,
+    ) -> Result<(Vec<EventDetails>, Option<EventPosition>), ListEventsError> {
+        if let (Some(from), Some(to)) = (filter.from, filter.to)
+            && from > to
+        {
+            return Err(ListEventsError::FromAfterTo);
+        }
+        let items = self.ports.events.list_verified_event_details(tenant, filter, after.as_ref(), batch).await?;
+        let next = match items.last() {
+            Some(last) if items.len() == batch => {
+                Some(EventPosition { action_at: last.event.action_at, event_id: last.event.id })
+            }
+            _ => None,
+        };
+        Ok((items, next))
+    }
+
+    /// Verified events per UTC day of the end user's action, accepted and declined, for the `days`
+    /// days ending today (oldest first, days without events included as zeros).
+    pub async fn daily_counts(&self, tenant: TenantId, days: u16) -> Result<Vec<DailyCount>, StorageError> {
+        const DAY_MILLIS: i64 = 86_400_000;
+        let now = self.now().unix_millis();
+        let today = now.div_euclid(DAY_MILLIS) * DAY_MILLIS;
+        let first = today - (i64::from(days) - 1) * DAY_MILLIS;
+        let (Some(from), Some(to)) =
+            (Timestamp::from_unix_millis(first), Timestamp::from_unix_millis(today + DAY_MILLIS))
+        else {
+            return Ok(Vec::new());
+        };
+        let counted = self.ports.events.daily_counts(tenant, from, to).await?;
+        Ok((0..i64::from(days))
+            .filter_map(|n| Timestamp::from_unix_millis(first + n * DAY_MILLIS))
+            .map(|day| {
+                counted.iter().find(|c| c.day == day).copied().unwrap_or(DailyCount { day, accepted: 0, declined: 0 })
+            })
+            .collect())
     }
 
     /// A verified event with its certificate digest and webhook delivery state.

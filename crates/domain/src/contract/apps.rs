@@ -40,7 +40,7 @@ async fn insert_and_find_round_trip(stores: &Stores<'_>) {
     let (tenant, _) = fixtures::stored_tenant(stores).await;
 
     let full = fixtures::app(tenant.id);
-    stores.apps.insert_app(&full).await.unwrap();
+    stores.apps.insert_app(&full, &fixtures::audit(full.tenant_id)).await.unwrap();
     let by_id = stores.apps.app_by_id(full.id).await.unwrap();
     assert_same_app(by_id.as_ref(), &full, "app_by_id of an app with every field set");
     let found = stores.apps.find_app(tenant.id, full.id).await.unwrap();
@@ -55,7 +55,7 @@ async fn insert_and_find_round_trip(stores: &Stores<'_>) {
     bare.webhook_secret_sealed = vec![0];
     bare.created_at = fixtures::at("1999-12-31T23:59:59.999Z");
     bare.updated_at = fixtures::at("2099-01-01T00:00:00.001Z");
-    stores.apps.insert_app(&bare).await.unwrap();
+    stores.apps.insert_app(&bare, &fixtures::audit(bare.tenant_id)).await.unwrap();
     let found = stores.apps.find_app(tenant.id, bare.id).await.unwrap();
     assert_same_app(found.as_ref(), &bare, "find_app of an app without webhook URL or origins");
 
@@ -136,7 +136,10 @@ async fn update_app_replaces_every_field(stores: &Stores<'_>) {
     changed.app_key_hash = crate::secrets::SecretHash::from_bytes(fixtures::random32());
     changed.webhook_secret_sealed = fixtures::random32().to_vec();
     changed.updated_at = base_plus_secs(3600);
-    assert!(stores.apps.update_app(&changed).await.unwrap(), "apps: update_app of an existing app returns true");
+    assert!(
+        stores.apps.update_app(&changed, &fixtures::audit(changed.tenant_id)).await.unwrap(),
+        "apps: update_app of an existing app returns true"
+    );
     let found = stores.apps.find_app(tenant.id, app.id).await.unwrap();
     assert_same_app(found.as_ref(), &changed, "find_app after update_app");
     let by_id = stores.apps.app_by_id(app.id).await.unwrap();
@@ -149,12 +152,15 @@ async fn update_app_replaces_every_field(stores: &Stores<'_>) {
     cleared.webhook_url = None;
     cleared.allowed_origins = Vec::new();
     cleared.updated_at = base_plus_secs(7200);
-    assert!(stores.apps.update_app(&cleared).await.unwrap());
+    assert!(stores.apps.update_app(&cleared, &fixtures::audit(cleared.tenant_id)).await.unwrap());
     let found = stores.apps.find_app(tenant.id, app.id).await.unwrap();
     assert_same_app(found.as_ref(), &cleared, "update_app clearing the webhook URL and origins");
 
     let unknown = fixtures::app(tenant.id);
-    assert!(!stores.apps.update_app(&unknown).await.unwrap(), "apps: update_app of an unknown app returns false");
+    assert!(
+        !stores.apps.update_app(&unknown, &fixtures::audit(unknown.tenant_id)).await.unwrap(),
+        "apps: update_app of an unknown app returns false"
+    );
     assert!(
         stores.apps.app_by_id(unknown.id).await.unwrap().is_none(),
         "apps: update_app of an unknown app does not insert it"
@@ -170,7 +176,7 @@ async fn update_app_of_another_tenant_changes_nothing(stores: &Stores<'_>) {
     hijack.id = app.id;
     hijack.webhook_url = Some(fixtures::webhook_url("https://evil.example.net/steal"));
     assert!(
-        !stores.apps.update_app(&hijack).await.unwrap(),
+        !stores.apps.update_app(&hijack, &fixtures::audit(hijack.tenant_id)).await.unwrap(),
         "apps: update_app naming another tenant's app returns false"
     );
     let found = stores.apps.app_by_id(app.id).await.unwrap();

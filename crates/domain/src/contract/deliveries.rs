@@ -282,8 +282,8 @@ impl Check<'_> {
         assert!(self.deliveries.disable_leased(a, disabled.tenant_id, disabled.id).await.unwrap());
 
         let tenant = failed.tenant_id;
-        assert!(self.deliveries.redeliver(tenant, failed.id, secs(w, 100)).await.unwrap());
-        assert!(self.deliveries.redeliver(tenant, disabled.id, secs(w, 100)).await.unwrap());
+        assert!(self.deliveries.redeliver(tenant, failed.id, secs(w, 100), &fixtures::audit(tenant)).await.unwrap());
+        assert!(self.deliveries.redeliver(tenant, disabled.id, secs(w, 100), &fixtures::audit(tenant)).await.unwrap());
         let stored = self.find(tenant, failed.id).await;
         assert_eq!(stored.state, DeliveryState::Pending, "redeliver: FAILED becomes PENDING");
         assert_eq!(stored.next_attempt_at, Some(secs(w, 100)), "redeliver: due now");
@@ -306,7 +306,7 @@ impl Check<'_> {
         assert_eq!(formerly_disabled.next_attempt_number(), 1, "a DISABLED delivery had no attempt");
 
         // DELIVERED can be sent again too.
-        assert!(self.deliveries.redeliver(tenant, failed.id, secs(w, 200)).await.unwrap());
+        assert!(self.deliveries.redeliver(tenant, failed.id, secs(w, 200), &fixtures::audit(tenant)).await.unwrap());
         let round = self.claim(a, secs(w, 200), secs(w, 230), 10).await;
         assert_eq!(ids(&round), BTreeSet::from([failed.id]));
         assert_eq!(round[0].round_attempts, 0);
@@ -315,15 +315,25 @@ impl Check<'_> {
 
         // A PENDING delivery due later is brought forward; one due earlier keeps its time.
         let later = self.due_seeded(secs(w, 1000)).await;
-        assert!(self.deliveries.redeliver(tenant, later.id, secs(w, 300)).await.unwrap());
+        assert!(self.deliveries.redeliver(tenant, later.id, secs(w, 300), &fixtures::audit(tenant)).await.unwrap());
         assert_eq!(self.find(tenant, later.id).await.next_attempt_at, Some(secs(w, 300)));
-        assert!(self.deliveries.redeliver(tenant, later.id, secs(w, 400)).await.unwrap());
+        assert!(self.deliveries.redeliver(tenant, later.id, secs(w, 400), &fixtures::audit(tenant)).await.unwrap());
         assert_eq!(self.find(tenant, later.id).await.next_attempt_at, Some(secs(w, 300)));
 
         let unknown = DeliveryId::from_uuid(uuid());
-        assert!(!self.deliveries.redeliver(tenant, unknown, secs(w, 300)).await.unwrap(), "unknown delivery");
+        assert!(
+            !self.deliveries.redeliver(tenant, unknown, secs(w, 300), &fixtures::audit(tenant)).await.unwrap(),
+            "unknown delivery"
+        );
         let other_tenant = TenantId::from_uuid(uuid());
-        assert!(!self.deliveries.redeliver(other_tenant, later.id, secs(w, 300)).await.unwrap(), "another tenant's");
+        assert!(
+            !self
+                .deliveries
+                .redeliver(other_tenant, later.id, secs(w, 300), &fixtures::audit(other_tenant))
+                .await
+                .unwrap(),
+            "another tenant's"
+        );
     }
 
     async fn lists_newest_first_with_attempts_and_pages(&self) {

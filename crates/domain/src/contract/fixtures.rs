@@ -10,6 +10,7 @@ use uuid::Uuid;
 
 use super::Stores;
 use crate::apps::models::{App, Origin};
+use crate::audit::models::{AuditAction, AuditEntry};
 use crate::consent::models::{Action, ClickwrapEvent, EventStatus, Presentation, PresentationMode};
 use crate::content::hash::ContentHash;
 use crate::content::sanitize::SanitizedHtml;
@@ -23,11 +24,12 @@ use crate::templates::customizations::{
 };
 use crate::templates::models::{LocalizedContent, Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
-use crate::tenants::models::{OperatorTokenRecord, Tenant};
+use crate::tenants::models::{Admin, OperatorRole, OperatorTokenRecord, Tenant};
 use crate::webhooks::models::{Delivery, outbox_entry};
 use crate::webhooks::url::WebhookUrl;
 use crate::{
-    AppId, DeliveryId, EndUserId, EventId, Language, Name, OperatorTokenId, Tag, TemplateId, TenantId, Timestamp,
+    AppId, AuditEntryId, DeliveryId, EndUserId, EventId, Language, Name, OperatorTokenId, Tag, TemplateId, TenantId,
+    Timestamp,
 };
 
 /// A fresh random UUID.
@@ -100,16 +102,34 @@ pub fn tenant() -> Tenant {
     Tenant { id, name: name(&format!("Tenant {id}")), event_quota: None, created_at: base_time() }
 }
 
-/// A fresh operator token for `tenant` and the record a store keeps of it.
+/// A fresh ADMIN operator token for `tenant` and the record a store keeps of it.
 pub fn operator_token(tenant: &Tenant) -> (OperatorToken, OperatorTokenRecord) {
+    operator_token_with_role(tenant, OperatorRole::Admin)
+}
+
+/// A fresh operator token for `tenant` with `role`, and the record a store keeps of it.
+pub fn operator_token_with_role(tenant: &Tenant, role: OperatorRole) -> (OperatorToken, OperatorTokenRecord) {
     let token = OperatorToken::from_random(random32());
     let record = OperatorTokenRecord {
         id: OperatorTokenId::from_uuid(uuid()),
         tenant_id: tenant.id,
+        name: name(&format!("{} token", role.as_str())),
+        role,
         token_hash: token.hash(),
         created_at: tenant.created_at,
     };
     (token, record)
+}
+
+/// An audit entry of `tenant` made by the server itself, at `base_time()`, as storage writes take.
+pub fn audit(tenant: TenantId) -> AuditEntry {
+    AuditEntry::new(
+        AuditEntryId::from_uuid(uuid()),
+        &Admin::server(tenant),
+        base_time(),
+        AuditAction::AppUpdated,
+        uuid().to_string(),
+    )
 }
 
 /// An app of `tenant` with every optional field set: a webhook URL (enabled), two allowed origins,
@@ -350,7 +370,7 @@ pub async fn stored_tenant(stores: &Stores<'_>) -> (Tenant, OperatorToken) {
 /// A new app of `tenant` written through [`crate::ports::AppStore`].
 pub async fn stored_app(stores: &Stores<'_>, tenant: TenantId) -> App {
     let app = app(tenant);
-    stores.apps.insert_app(&app).await.expect("insert_app");
+    stores.apps.insert_app(&app, &audit(app.tenant_id)).await.expect("insert_app");
     app
 }
 
@@ -359,12 +379,12 @@ pub async fn stored_app(stores: &Stores<'_>, tenant: TenantId) -> App {
 /// counted from the last, so the last one is effective a day before `base_time()`.
 pub async fn stored_template(stores: &Stores<'_>, tenant: TenantId, versions: &[(u32, u32)]) -> Template {
     let mut template = template(tenant, &[]);
-    stores.templates.insert_template(&template).await.expect("insert_template");
+    stores.templates.insert_template(&template, &audit(template.tenant_id)).await.expect("insert_template");
     let count = i64::try_from(versions.len()).unwrap_or(i64::MAX);
     for (index, (major, minor)) in (0i64..).zip(versions) {
         let effective_at = base_time().saturating_sub(Duration::days(count - index));
         let version = version(*major, *minor, effective_at);
-        stores.templates.insert_version(tenant, template.id, &version).await.expect("insert_version");
+        stores.templates.insert_version(tenant, template.id, &version, &audit(tenant)).await.expect("insert_version");
         template.versions.push(version);
     }
     template

@@ -22,6 +22,7 @@ pub mod deliveries;
 pub mod fixtures;
 
 mod apps;
+mod audit;
 mod events;
 mod keys;
 mod rate_limits;
@@ -33,13 +34,14 @@ use std::pin::Pin;
 use std::task::Poll;
 
 pub use apps::app_store_contract;
+pub use audit::audit_log_contract;
 pub use events::event_store_contract;
 pub use keys::key_store_contract;
 pub use rate_limits::rate_limit_store_contract;
 pub use templates::template_store_contract;
 pub use tenants::tenant_store_contract;
 
-use crate::ports::{AppStore, EventStore, KeyStore, RateLimitStore, TemplateStore, TenantStore};
+use crate::ports::{AppStore, AuditLogStore, EventStore, KeyStore, RateLimitStore, TemplateStore, TenantStore};
 
 /// The storage ports under test. They may all be one adapter ([`Stores::of`]) or several.
 #[derive(Debug, Clone, Copy)]
@@ -50,15 +52,24 @@ pub struct Stores<'a> {
     pub events: &'a dyn EventStore,
     pub rate_limits: &'a dyn RateLimitStore,
     pub keys: &'a dyn KeyStore,
+    pub audit: &'a dyn AuditLogStore,
 }
 
 impl<'a> Stores<'a> {
     /// Every port from one adapter that implements them all.
     pub fn of<S>(store: &'a S) -> Self
     where
-        S: TenantStore + AppStore + TemplateStore + EventStore + RateLimitStore + KeyStore,
+        S: TenantStore + AppStore + TemplateStore + EventStore + RateLimitStore + KeyStore + AuditLogStore,
     {
-        Self { tenants: store, apps: store, templates: store, events: store, rate_limits: store, keys: store }
+        Self {
+            tenants: store,
+            apps: store,
+            templates: store,
+            events: store,
+            rate_limits: store,
+            keys: store,
+            audit: store,
+        }
     }
 }
 
@@ -70,6 +81,7 @@ pub async fn all(stores: &Stores<'_>) {
     event_store_contract(stores).await;
     rate_limit_store_contract(stores).await;
     key_store_contract(stores).await;
+    audit_log_contract(stores).await;
 }
 
 /// A boxed future of one concurrent call.

@@ -35,7 +35,7 @@ async fn insert_and_find_round_trip(stores: &Stores<'_>) {
     full.default_language = Language::German;
     full.always_require_acceptance = true;
     full.name = fixtures::name("Nutzungsbedingungen – 条款");
-    stores.templates.insert_template(&full).await.unwrap();
+    stores.templates.insert_template(&full, &fixtures::audit(full.tenant_id)).await.unwrap();
     assert_eq!(
         find(stores, tenant.id, full.id).await.as_ref(),
         Some(&full),
@@ -47,7 +47,7 @@ async fn insert_and_find_round_trip(stores: &Stores<'_>) {
     bare.tags = BTreeSet::new();
     bare.draft = BTreeMap::new();
     bare.customizations = Customizations::default();
-    stores.templates.insert_template(&bare).await.unwrap();
+    stores.templates.insert_template(&bare, &fixtures::audit(bare.tenant_id)).await.unwrap();
     assert_eq!(
         find(stores, tenant.id, bare.id).await.as_ref(),
         Some(&bare),
@@ -64,7 +64,7 @@ async fn insert_and_find_round_trip(stores: &Stores<'_>) {
         TextOverrides { decline_button: Some("Отклонить".to_owned()), ..TextOverrides::default() },
     )]);
     partial.draft = BTreeMap::from([(Language::Hindi, fixtures::html("<p>शर्तें</p>"))]);
-    stores.templates.insert_template(&partial).await.unwrap();
+    stores.templates.insert_template(&partial, &fixtures::audit(partial.tenant_id)).await.unwrap();
     assert_eq!(
         find(stores, tenant.id, partial.id).await.as_ref(),
         Some(&partial),
@@ -81,7 +81,7 @@ async fn insert_and_find_round_trip(stores: &Stores<'_>) {
 async fn versions_are_appended_in_publish_order(stores: &Stores<'_>) {
     let (tenant, _) = fixtures::stored_tenant(stores).await;
     let template = fixtures::template(tenant.id, &[]);
-    stores.templates.insert_template(&template).await.unwrap();
+    stores.templates.insert_template(&template, &fixtures::audit(template.tenant_id)).await.unwrap();
     assert!(
         find(stores, tenant.id, template.id).await.unwrap().versions.is_empty(),
         "templates: a new template has no versions"
@@ -97,7 +97,7 @@ async fn versions_are_appended_in_publish_order(stores: &Stores<'_>) {
         fixtures::version(3, 0, base_plus_secs(31 * 86_400)),
     ];
     for version in &versions {
-        stores.templates.insert_version(tenant.id, template.id, version).await.unwrap();
+        stores.templates.insert_version(tenant.id, template.id, version, &fixtures::audit(tenant.id)).await.unwrap();
     }
     let found = find(stores, tenant.id, template.id).await.unwrap();
     assert_eq!(
@@ -124,7 +124,7 @@ async fn duplicate_version_number_conflicts(stores: &Stores<'_>) {
     let mut duplicate = fixtures::version(1, 1, base_time());
     duplicate.content = fixtures::content("a concurrent publish");
     assert_eq!(
-        stores.templates.insert_version(tenant.id, template.id, &duplicate).await,
+        stores.templates.insert_version(tenant.id, template.id, &duplicate, &fixtures::audit(tenant.id)).await,
         Err(InsertVersionError::Conflict(VersionNumber::new(1, 1))),
         "templates: insert_version with a number the template already has is a Conflict"
     );
@@ -136,7 +136,7 @@ async fn duplicate_version_number_conflicts(stores: &Stores<'_>) {
 
     // The same number on another template is no conflict.
     let other = fixtures::stored_template(stores, tenant.id, &[]).await;
-    stores.templates.insert_version(tenant.id, other.id, &duplicate).await.unwrap();
+    stores.templates.insert_version(tenant.id, other.id, &duplicate, &fixtures::audit(tenant.id)).await.unwrap();
     assert_eq!(
         find(stores, tenant.id, other.id).await.unwrap().versions,
         vec![duplicate],
@@ -150,9 +150,9 @@ async fn update_template_saves_everything_but_versions(stores: &Stores<'_>) {
     let second_app = fixtures::stored_app(stores, tenant.id).await;
     let third_app = fixtures::stored_app(stores, tenant.id).await;
     let mut template = fixtures::template(tenant.id, &[first_app.id, second_app.id]);
-    stores.templates.insert_template(&template).await.unwrap();
+    stores.templates.insert_template(&template, &fixtures::audit(template.tenant_id)).await.unwrap();
     let published = fixtures::version(1, 0, base_time());
-    stores.templates.insert_version(tenant.id, template.id, &published).await.unwrap();
+    stores.templates.insert_version(tenant.id, template.id, &published, &fixtures::audit(tenant.id)).await.unwrap();
     template.versions.push(published.clone());
     let neighbour = fixtures::stored_template(stores, tenant.id, &[(1, 0)]).await;
 
@@ -176,7 +176,7 @@ async fn update_template_saves_everything_but_versions(stores: &Stores<'_>) {
     // Whatever versions the passed template carries, the stored ones stay.
     changed.versions = vec![fixtures::version(1, 0, base_plus_secs(5)), fixtures::version(9, 9, base_plus_secs(9))];
     assert!(
-        stores.templates.update_template(&changed).await.unwrap(),
+        stores.templates.update_template(&changed, &fixtures::audit(changed.tenant_id)).await.unwrap(),
         "templates: update_template of an existing template returns true"
     );
     let expected = Template { versions: template.versions.clone(), ..changed.clone() };
@@ -192,7 +192,7 @@ async fn update_template_saves_everything_but_versions(stores: &Stores<'_>) {
     cleared.tags = BTreeSet::new();
     cleared.draft = BTreeMap::new();
     cleared.versions = Vec::new();
-    assert!(stores.templates.update_template(&cleared).await.unwrap());
+    assert!(stores.templates.update_template(&cleared, &fixtures::audit(cleared.tenant_id)).await.unwrap());
     assert_eq!(
         find(stores, tenant.id, template.id).await,
         Some(Template { versions: template.versions.clone(), ..cleared }),
@@ -207,7 +207,7 @@ async fn update_template_saves_everything_but_versions(stores: &Stores<'_>) {
 
     let unknown = fixtures::template(tenant.id, &[]);
     assert!(
-        !stores.templates.update_template(&unknown).await.unwrap(),
+        !stores.templates.update_template(&unknown, &fixtures::audit(unknown.tenant_id)).await.unwrap(),
         "templates: update_template of an unknown template returns false"
     );
     assert_eq!(
@@ -226,7 +226,7 @@ async fn update_template_of_another_tenant_changes_nothing(stores: &Stores<'_>) 
     hijack.id = template.id;
     hijack.name = fixtures::name("Hijacked");
     assert!(
-        !stores.templates.update_template(&hijack).await.unwrap(),
+        !stores.templates.update_template(&hijack, &fixtures::audit(hijack.tenant_id)).await.unwrap(),
         "templates: update_template naming another tenant's template returns false"
     );
     assert_eq!(

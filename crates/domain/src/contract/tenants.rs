@@ -8,6 +8,7 @@ use crate::TenantId;
 use crate::consent::models::Action;
 use crate::limits::quota::QuotaPeriod;
 use crate::secrets::{OperatorToken, SecretHash};
+use crate::tenants::models::{ConsoleSessionRecord, OperatorRole};
 
 /// Runs every check of the tenant store.
 pub async fn tenant_store_contract(stores: &Stores<'_>) {
@@ -16,20 +17,138 @@ pub async fn tenant_store_contract(stores: &Stores<'_>) {
     set_event_quota(stores).await;
     events_in_period_counts_verified_events_of_the_tenant(stores).await;
     more_operator_tokens(stores).await;
+    tokens_are_listed_used_and_revoked(stores).await;
+    console_sessions_expire_when_idle_and_end_on_sign_out(stores).await;
 }
 
 async fn more_operator_tokens(stores: &Stores<'_>) {
     let (tenant, first) = fixtures::stored_tenant(stores).await;
-    let (second, record) = fixtures::operator_token(&tenant);
-    assert!(stores.tenants.add_operator_token(&record).await.unwrap(), "tenants: a second token is added");
+    let (second, record) = fixtures::operator_token_with_role(&tenant, OperatorRole::Viewer);
+    let audit = fixtures::audit(tenant.id);
+    assert!(stores.tenants.add_operator_token(&record, &audit).await.unwrap(), "tenants: a second token is added");
     for token in [first.hash(), second.hash()] {
-        let found = stores.tenants.tenant_for_operator_token(&token).await.unwrap().map(|t| t.id);
+        let found = stores.tenants.operator_for_token(&token, base_time()).await.unwrap().map(|o| o.tenant.id);
         assert_eq!(found, Some(tenant.id), "tenants: every token of a tenant finds it");
     }
+    let viewer = stores.tenants.operator_for_token(&second.hash(), base_time()).await.unwrap().unwrap();
+    assert_eq!(
+        (viewer.token_id, viewer.role, viewer.token_name.as_str()),
+        (record.id, OperatorRole::Viewer, record.name.as_str()),
+        "tenants: the operator carries its token's id, role and name"
+    );
+    let logged = stores.audit.list_audit_entries(tenant.id, None, 10).await.unwrap();
+    assert!(logged.contains(&audit), "tenants: adding a token writes its audit entry");
     let stranger = fixtures::tenant();
     let (_, orphan) = fixtures::operator_token(&stranger);
-    assert!(!stores.tenants.add_operator_token(&orphan).await.unwrap(), "tenants: no token for an unknown tenant");
-    assert_eq!(stores.tenants.tenant_for_operator_token(&orphan.token_hash).await.unwrap().map(|t| t.id), None);
+    let stray = fixtures::audit(stranger.id);
+    assert!(
+        !stores.tenants.add_operator_token(&orphan, &stray).await.unwrap(),
+        "tenants: no token for an unknown tenant"
+    );
+    assert_eq!(stores.tenants.operator_for_token(&orphan.token_hash, base_time()).await.unwrap(), None);
+}
+
+async fn tokens_are_listed_used_and_revoked(stores: &Stores<'_>) {
+    let (tenant, first) = fixtures::stored_tenant(stores).await;
+    let (other, other_token) = fixtures::stored_tenant(stores).await;
+    let (second, record) = fixtures::operator_token_with_role(&tenant, OperatorRole::Viewer);
+    stores.tenants.add_operator_token(&record, &fixtures::audit(tenant.id)).await.unwrap();
+
+    let listed = stores.tenants.list_operator_tokens(tenant.id).await.unwrap();
+    assert_eq!(listed.len(), 2, "tenants: both tokens of the tenant are listed, none of another's");
+    assert!(listed.iter().all(|t| t.last_used_at.is_none()), "tenants: unused tokens have no last use");
+
+    let used_at = base_time().saturating_add(Duration::minutes(5));
+    stores.tenants.operator_for_token(&second.hash(), used_at).await.unwrap().unwrap();
+    let listed = stores.tenants.list_operator_tokens(tenant.id).await.unwrap();
+    let used = listed.iter().find(|t| t.id == record.id).unwrap();
+    assert_eq!(used.last_used_at, Some(used_at), "tenants: a token's use is recorded");
+    stores
+        .tenants
+        .operator_for_token(&second.hash(), used_at.saturating_add(Duration::seconds(10)))
+        .await
+        .unwrap()
+        .unwrap();
+    let listed = stores.tenants.list_operator_tokens(tenant.id).await.unwrap();
+    assert_eq!(
+        listed.iter().find(|t| t.id == record.id).unwrap().last_used_at,
+        Some(used_at),
+        "tenants: uses within a minute are not written again"
+    );
+
+    let session = ConsoleSessionRecord {
+        secret_hash: SecretHash::of(&format!("session {}", fixtures::uuid())),
+        tenant_id: tenant.id,
+        token_id: record.id,
+        created_at: base_time(),
+    };
+    stores.tenants.insert_console_session(&session).await.unwrap();
+    let idle_since = base_time().saturating_sub(Duration::hours(12));
+    let operator = stores.tenants.console_session_operator(&session.secret_hash, idle_since, base_time()).await;
+    assert_eq!(operator.unwrap().map(|o| o.token_id), Some(record.id), "tenants: a session finds its operator");
+
+    let revoke = fixtures::audit(tenant.id);
+    assert!(
+        !stores.tenants.revoke_operator_token(other.id, record.id, &fixtures::audit(other.id)).await.unwrap(),
+        "tenants: another tenant cannot revoke the token"
+    );
+    assert!(stores.tenants.revoke_operator_token(tenant.id, record.id, &revoke).await.unwrap());
+    assert!(
+        !stores.tenants.revoke_operator_token(tenant.id, record.id, &fixtures::audit(tenant.id)).await.unwrap(),
+        "tenants: a revoked token cannot be revoked again"
+    );
+    assert_eq!(
+        stores.tenants.operator_for_token(&second.hash(), base_time()).await.unwrap(),
+        None,
+        "tenants: a revoked token authenticates no one"
+    );
+    assert_eq!(
+        stores.tenants.console_session_operator(&session.secret_hash, idle_since, base_time()).await.unwrap(),
+        None,
+        "tenants: a revoked token's console sessions end"
+    );
+    let listed = stores.tenants.list_operator_tokens(tenant.id).await.unwrap();
+    assert_eq!(listed.iter().map(|t| t.id).collect::<Vec<_>>().len(), 1, "tenants: a revoked token is not listed");
+    assert!(stores.tenants.operator_for_token(&first.hash(), base_time()).await.unwrap().is_some());
+    assert!(stores.tenants.operator_for_token(&other_token.hash(), base_time()).await.unwrap().is_some());
+    let logged = stores.audit.list_audit_entries(tenant.id, None, 10).await.unwrap();
+    assert!(logged.contains(&revoke), "tenants: revoking writes its audit entry");
+}
+
+async fn console_sessions_expire_when_idle_and_end_on_sign_out(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let token = stores.tenants.list_operator_tokens(tenant.id).await.unwrap().remove(0);
+    let session = ConsoleSessionRecord {
+        secret_hash: SecretHash::of(&format!("session {}", fixtures::uuid())),
+        tenant_id: tenant.id,
+        token_id: token.id,
+        created_at: base_time(),
+    };
+    stores.tenants.insert_console_session(&session).await.unwrap();
+    let lookup = |idle_since, now| stores.tenants.console_session_operator(&session.secret_hash, idle_since, now);
+    let later = base_time().saturating_add(Duration::hours(2));
+    assert!(lookup(base_time().saturating_sub(Duration::hours(12)), later).await.unwrap().is_some());
+    assert!(
+        lookup(later.saturating_sub(Duration::minutes(1)), later.saturating_add(Duration::seconds(30)))
+            .await
+            .unwrap()
+            .is_some(),
+        "tenants: a session seen since idle_since is alive (it was seen at `later`)"
+    );
+    assert!(
+        lookup(later.saturating_add(Duration::minutes(1)), later.saturating_add(Duration::hours(13)))
+            .await
+            .unwrap()
+            .is_none(),
+        "tenants: a session not seen since idle_since has ended"
+    );
+    let unknown = SecretHash::of("no such session");
+    assert!(stores.tenants.console_session_operator(&unknown, base_time(), later).await.unwrap().is_none());
+    stores.tenants.delete_console_session(&session.secret_hash).await.unwrap();
+    assert!(
+        lookup(base_time().saturating_sub(Duration::hours(12)), later).await.unwrap().is_none(),
+        "tenants: a signed-out session has ended"
+    );
 }
 
 async fn create_and_find(stores: &Stores<'_>) {
@@ -59,27 +178,26 @@ async fn create_and_find(stores: &Stores<'_>) {
 async fn token_lookup_finds_its_own_tenant(stores: &Stores<'_>) {
     let (first, first_token) = fixtures::stored_tenant(stores).await;
     let (second, second_token) = fixtures::stored_tenant(stores).await;
+    let lookup = |hash: SecretHash| async move {
+        stores.tenants.operator_for_token(&hash, base_time()).await.unwrap().map(|o| o.tenant)
+    };
     assert_eq!(
-        stores.tenants.tenant_for_operator_token(&first_token.hash()).await.unwrap(),
+        lookup(first_token.hash()).await,
         Some(first.clone()),
         "tenants: the first tenant's token hash finds the first tenant"
     );
     assert_eq!(
-        stores.tenants.tenant_for_operator_token(&second_token.hash()).await.unwrap(),
+        lookup(second_token.hash()).await,
         Some(second),
         "tenants: the second tenant's token hash finds the second tenant"
     );
     let stranger = OperatorToken::from_random(fixtures::random32());
-    assert_eq!(
-        stores.tenants.tenant_for_operator_token(&stranger.hash()).await.unwrap(),
-        None,
-        "tenants: an unknown token hash finds no tenant"
-    );
+    assert_eq!(lookup(stranger.hash()).await, None, "tenants: an unknown token hash finds no tenant");
     // A hash differing in one bit from a real one must not match (no prefix or fuzzy matching).
     let mut near = *first_token.hash().as_bytes();
     near[31] ^= 1;
     assert_eq!(
-        stores.tenants.tenant_for_operator_token(&SecretHash::from_bytes(near)).await.unwrap(),
+        lookup(SecretHash::from_bytes(near)).await,
         None,
         "tenants: a hash one bit away from a stored one finds no tenant"
     );

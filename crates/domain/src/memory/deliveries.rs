@@ -7,6 +7,7 @@ use async_trait::async_trait;
 
 use super::MemoryStore;
 use super::store::State;
+use crate::audit::models::AuditEntry;
 use crate::ports::{DeliveryStore, StorageError};
 use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner};
 use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
@@ -135,17 +136,33 @@ impl DeliveryStore for MemoryStore {
         Ok(items.into_iter().map(|d| state.webhooks.record(d)).collect())
     }
 
+    async fn failed_deliveries(&self, tenant: TenantId, limit: usize) -> Result<Vec<DeliveryRecord>, StorageError> {
+        let state = self.state();
+        let mut items: Vec<&Delivery> =
+            state.deliveries.iter().filter(|d| d.tenant_id == tenant && d.state == DeliveryState::Failed).collect();
+        items.sort_by_key(|d| std::cmp::Reverse((d.last_attempt_at, d.id)));
+        items.truncate(limit);
+        Ok(items.into_iter().map(|d| state.webhooks.record(d)).collect())
+    }
+
     async fn find_delivery(&self, tenant: TenantId, id: DeliveryId) -> Result<Option<DeliveryRecord>, StorageError> {
         let state = self.state();
         Ok(state.deliveries.iter().find(|d| d.id == id && d.tenant_id == tenant).map(|d| state.webhooks.record(d)))
     }
 
-    async fn redeliver(&self, tenant: TenantId, id: DeliveryId, now: Timestamp) -> Result<bool, StorageError> {
+    async fn redeliver(
+        &self,
+        tenant: TenantId,
+        id: DeliveryId,
+        now: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<bool, StorageError> {
         let mut state = self.state();
-        let State { deliveries, webhooks, .. } = &mut *state;
+        let State { deliveries, webhooks, audit_log, .. } = &mut *state;
         let Some(delivery) = deliveries.iter_mut().find(|d| d.id == id && d.tenant_id == tenant) else {
             return Ok(false);
         };
+        audit_log.push(audit.clone());
         if delivery.state == DeliveryState::Pending {
             delivery.next_attempt_at = Some(delivery.next_attempt_at.map_or(now, |at| at.min(now)));
         } else {

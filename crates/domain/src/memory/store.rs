@@ -4,22 +4,24 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use async_trait::async_trait;
 
 use crate::apps::models::App;
+use crate::audit::models::{AuditEntry, AuditPosition};
 use crate::consent::acceptance::{ConsentSnapshot, EventSummary};
 use crate::consent::cursor::EventPosition;
 use crate::consent::models::{Action, ClickwrapEvent, EventFilter, EventStatus};
+use crate::consent::queries::EventDetails;
 use crate::keys::{Keyring, SecretKey};
 use crate::limits::quota::{QuotaPeriod, quota_allows};
 use crate::limits::rate::RateLimitKey;
 use crate::ports::{
-    AppStore, CommitVerificationError, EventStore, InsertVersionError, KeyStore, RateLimitStore, StorageError,
-    StoredCertificate, TemplateStore, TenantStore, VerificationRecord,
+    AppStore, AuditLogStore, CommitVerificationError, DailyCount, EventStore, InsertVersionError, KeyStore,
+    RateLimitStore, StorageError, StoredCertificate, TemplateStore, TenantStore, VerificationRecord,
 };
 use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
-use crate::tenants::models::{OperatorTokenRecord, Tenant};
+use crate::tenants::models::{ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, Tenant};
 use crate::webhooks::models::Delivery;
-use crate::{AppId, EndUserId, EventId, TemplateId, TenantId, Timestamp};
+use crate::{AppId, EndUserId, EventId, OperatorTokenId, TemplateId, TenantId, Timestamp};
 
 /// Every storage port over plain collections behind one lock.
 #[derive(Debug, Default)]
@@ -30,7 +32,9 @@ pub struct MemoryStore {
 #[derive(Debug, Default)]
 pub(super) struct State {
     tenants: HashMap<TenantId, Tenant>,
-    operator_tokens: Vec<OperatorTokenRecord>,
+    operator_tokens: Vec<StoredToken>,
+    console_sessions: Vec<(ConsoleSessionRecord, Timestamp)>,
+    pub(super) audit_log: Vec<AuditEntry>,
     apps: HashMap<AppId, App>,
     templates: HashMap<TemplateId, Template>,
     events: HashMap<EventId, ClickwrapEvent>,
@@ -41,6 +45,29 @@ pub(super) struct State {
     re_accepts: Vec<(TenantId, EndUserId, TemplateId, Timestamp)>,
     rate_counts: HashMap<(RateLimitKey, Timestamp), u64>,
     keyring: Option<Keyring>,
+}
+
+/// A token as the memory store keeps it: the record, its last use, whether it was revoked.
+#[derive(Debug)]
+struct StoredToken {
+    record: OperatorTokenRecord,
+    last_used_at: Option<Timestamp>,
+    revoked: bool,
+}
+
+impl State {
+    fn operator(&self, token_id: OperatorTokenId) -> Option<Operator> {
+        let token = self.operator_tokens.iter().find(|t| t.record.id == token_id && !t.revoked)?;
+        let tenant = self.tenants.get(&token.record.tenant_id)?.clone();
+        Some(Operator { tenant, token_id, token_name: token.record.name.clone(), role: token.record.role })
+    }
+}
+
+/// Last uses are recorded at most once a minute, as the database does.
+fn touch(last: &mut Option<Timestamp>, now: Timestamp) {
+    if last.is_none_or(|at| now.unix_millis() - at.unix_millis() >= 60_000) {
+        *last = Some(now);
+    }
 }
 
 impl MemoryStore {
@@ -74,16 +101,17 @@ impl TenantStore for MemoryStore {
     async fn create_tenant(&self, tenant: &Tenant, token: &OperatorTokenRecord) -> Result<(), StorageError> {
         let mut state = self.state();
         state.tenants.insert(tenant.id, tenant.clone());
-        state.operator_tokens.push(token.clone());
+        state.operator_tokens.push(StoredToken { record: token.clone(), last_used_at: None, revoked: false });
         Ok(())
     }
 
-    async fn add_operator_token(&self, token: &OperatorTokenRecord) -> Result<bool, StorageError> {
+    async fn add_operator_token(&self, token: &OperatorTokenRecord, audit: &AuditEntry) -> Result<bool, StorageError> {
         let mut state = self.state();
         if !state.tenants.contains_key(&token.tenant_id) {
             return Ok(false);
         }
-        state.operator_tokens.push(token.clone());
+        state.operator_tokens.push(StoredToken { record: token.clone(), last_used_at: None, revoked: false });
+        state.audit_log.push(audit.clone());
         Ok(true)
     }
 
@@ -91,10 +119,89 @@ impl TenantStore for MemoryStore {
         Ok(self.state().tenants.get(&id).cloned())
     }
 
-    async fn tenant_for_operator_token(&self, token_hash: &SecretHash) -> Result<Option<Tenant>, StorageError> {
+    async fn operator_for_token(
+        &self,
+        token_hash: &SecretHash,
+        now: Timestamp,
+    ) -> Result<Option<Operator>, StorageError> {
+        let mut state = self.state();
+        let Some(token) = state
+            .operator_tokens
+            .iter_mut()
+            .find(|t| !t.revoked && t.record.token_hash.as_bytes() == token_hash.as_bytes())
+        else {
+            return Ok(None);
+        };
+        touch(&mut token.last_used_at, now);
+        let id = token.record.id;
+        Ok(state.operator(id))
+    }
+
+    async fn list_operator_tokens(&self, tenant: TenantId) -> Result<Vec<OperatorTokenInfo>, StorageError> {
         let state = self.state();
-        let record = state.operator_tokens.iter().find(|t| t.token_hash.as_bytes() == token_hash.as_bytes());
-        Ok(record.and_then(|r| state.tenants.get(&r.tenant_id).cloned()))
+        let mut tokens: Vec<OperatorTokenInfo> = state
+            .operator_tokens
+            .iter()
+            .filter(|t| t.record.tenant_id == tenant && !t.revoked)
+            .map(|t| OperatorTokenInfo {
+                id: t.record.id,
+                name: t.record.name.clone(),
+                role: t.record.role,
+                created_at: t.record.created_at,
+                last_used_at: t.last_used_at,
+            })
+            .collect();
+        tokens.sort_by_key(|t| (t.created_at, t.id));
+        Ok(tokens)
+    }
+
+    async fn revoke_operator_token(
+        &self,
+        tenant: TenantId,
+        id: OperatorTokenId,
+        audit: &AuditEntry,
+    ) -> Result<bool, StorageError> {
+        let mut state = self.state();
+        let Some(token) =
+            state.operator_tokens.iter_mut().find(|t| t.record.id == id && t.record.tenant_id == tenant && !t.revoked)
+        else {
+            return Ok(false);
+        };
+        token.revoked = true;
+        state.console_sessions.retain(|(session, _)| session.token_id != id);
+        state.audit_log.push(audit.clone());
+        Ok(true)
+    }
+
+    async fn insert_console_session(&self, session: &ConsoleSessionRecord) -> Result<(), StorageError> {
+        self.state().console_sessions.push((session.clone(), session.created_at));
+        Ok(())
+    }
+
+    async fn console_session_operator(
+        &self,
+        secret_hash: &SecretHash,
+        idle_since: Timestamp,
+        now: Timestamp,
+    ) -> Result<Option<Operator>, StorageError> {
+        let mut state = self.state();
+        let Some((session, last_seen)) = state
+            .console_sessions
+            .iter_mut()
+            .find(|(s, seen)| s.secret_hash.as_bytes() == secret_hash.as_bytes() && *seen > idle_since)
+        else {
+            return Ok(None);
+        };
+        let mut seen = Some(*last_seen);
+        touch(&mut seen, now);
+        *last_seen = seen.unwrap_or(now);
+        let token_id = session.token_id;
+        Ok(state.operator(token_id))
+    }
+
+    async fn delete_console_session(&self, secret_hash: &SecretHash) -> Result<(), StorageError> {
+        self.state().console_sessions.retain(|(s, _)| s.secret_hash.as_bytes() != secret_hash.as_bytes());
+        Ok(())
     }
 
     async fn set_event_quota(&self, id: TenantId, quota: Option<u64>) -> Result<bool, StorageError> {
@@ -118,8 +225,10 @@ fn count_in_period(state: &State, tenant: TenantId, period: &QuotaPeriod) -> u64
 
 #[async_trait]
 impl AppStore for MemoryStore {
-    async fn insert_app(&self, app: &App) -> Result<(), StorageError> {
-        self.state().apps.insert(app.id, app.clone());
+    async fn insert_app(&self, app: &App, audit: &AuditEntry) -> Result<(), StorageError> {
+        let mut state = self.state();
+        state.apps.insert(app.id, app.clone());
+        state.audit_log.push(audit.clone());
         Ok(())
     }
 
@@ -137,11 +246,12 @@ impl AppStore for MemoryStore {
         Ok(apps)
     }
 
-    async fn update_app(&self, app: &App) -> Result<bool, StorageError> {
+    async fn update_app(&self, app: &App, audit: &AuditEntry) -> Result<bool, StorageError> {
         let mut state = self.state();
         match state.apps.get_mut(&app.id).filter(|a| a.tenant_id == app.tenant_id) {
             Some(stored) => {
                 *stored = app.clone();
+                state.audit_log.push(audit.clone());
                 Ok(true)
             }
             None => Ok(false),
@@ -151,8 +261,10 @@ impl AppStore for MemoryStore {
 
 #[async_trait]
 impl TemplateStore for MemoryStore {
-    async fn insert_template(&self, template: &Template) -> Result<(), StorageError> {
-        self.state().templates.insert(template.id, template.clone());
+    async fn insert_template(&self, template: &Template, audit: &AuditEntry) -> Result<(), StorageError> {
+        let mut state = self.state();
+        state.templates.insert(template.id, template.clone());
+        state.audit_log.push(audit.clone());
         Ok(())
     }
 
@@ -167,13 +279,14 @@ impl TemplateStore for MemoryStore {
         Ok(templates)
     }
 
-    async fn update_template(&self, template: &Template) -> Result<bool, StorageError> {
+    async fn update_template(&self, template: &Template, audit: &AuditEntry) -> Result<bool, StorageError> {
         let mut state = self.state();
         match state.templates.get_mut(&template.id).filter(|t| t.tenant_id == template.tenant_id) {
             Some(stored) => {
                 // Versions are append-only: they are never replaced through an update.
                 let versions = std::mem::take(&mut stored.versions);
                 *stored = Template { versions, ..template.clone() };
+                state.audit_log.push(audit.clone());
                 Ok(true)
             }
             None => Ok(false),
@@ -185,6 +298,7 @@ impl TemplateStore for MemoryStore {
         tenant: TenantId,
         template: TemplateId,
         version: &TemplateVersion,
+        audit: &AuditEntry,
     ) -> Result<(), InsertVersionError> {
         let mut state = self.state();
         let stored = state
@@ -196,7 +310,30 @@ impl TemplateStore for MemoryStore {
             return Err(InsertVersionError::Conflict(version.number));
         }
         stored.versions.push(version.clone());
+        state.audit_log.push(audit.clone());
         Ok(())
+    }
+}
+
+#[async_trait]
+impl AuditLogStore for MemoryStore {
+    async fn list_audit_entries(
+        &self,
+        tenant: TenantId,
+        after: Option<&AuditPosition>,
+        limit: usize,
+    ) -> Result<Vec<AuditEntry>, StorageError> {
+        let state = self.state();
+        let mut items: Vec<AuditEntry> = state
+            .audit_log
+            .iter()
+            .filter(|e| e.tenant_id == tenant)
+            .filter(|e| after.is_none_or(|cursor| AuditPosition::of(e).is_after(cursor)))
+            .cloned()
+            .collect();
+        items.sort_by_key(|e| std::cmp::Reverse((e.at, e.id)));
+        items.truncate(limit);
+        Ok(items)
     }
 }
 
@@ -334,6 +471,48 @@ impl EventStore for MemoryStore {
         event: EventId,
     ) -> Result<Option<Delivery>, StorageError> {
         Ok(self.state().deliveries.iter().find(|d| d.tenant_id == tenant && d.event_id == event).cloned())
+    }
+
+    async fn list_verified_event_details(
+        &self,
+        tenant: TenantId,
+        filter: &EventFilter,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<EventDetails>, StorageError> {
+        let events = self.list_verified_events(tenant, filter, after, limit).await?;
+        let state = self.state();
+        Ok(events
+            .into_iter()
+            .map(|event| EventDetails {
+                certificate_sha256: state.certificates.get(&event.id).map(|c| c.sha256),
+                delivery: state.deliveries.iter().find(|d| d.tenant_id == tenant && d.event_id == event.id).cloned(),
+                event,
+            })
+            .collect())
+    }
+
+    async fn daily_counts(
+        &self,
+        tenant: TenantId,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> Result<Vec<DailyCount>, StorageError> {
+        let state = self.state();
+        let mut days: std::collections::BTreeMap<i64, DailyCount> = std::collections::BTreeMap::new();
+        for event in state.events.values().filter(|e| e.tenant_id == tenant) {
+            if !event.status.is_verified() || event.action_at < from || event.action_at >= to {
+                continue;
+            }
+            let day_millis = event.action_at.unix_millis().div_euclid(86_400_000) * 86_400_000;
+            let Some(day) = Timestamp::from_unix_millis(day_millis) else { continue };
+            let count = days.entry(day_millis).or_insert(DailyCount { day, accepted: 0, declined: 0 });
+            match event.action {
+                Action::Accepted => count.accepted += 1,
+                Action::Declined => count.declined += 1,
+            }
+        }
+        Ok(days.into_values().collect())
     }
 }
 

@@ -5,9 +5,11 @@ use std::collections::BTreeSet;
 use super::customizations::Customizations;
 use super::models::{LocalizedContent, NoVersionToEnable, PublishError, Template, TemplateVersion};
 use super::versioning::VersionKind;
+use crate::audit::models::AuditAction;
 use crate::name::Name;
 use crate::ports::{InsertVersionError, StorageError};
 use crate::service::ClickwrapService;
+use crate::tenants::models::Admin;
 use crate::{AppId, Language, Tag, TemplateId, TenantId, Timestamp};
 
 /// What an operator sends to create a template, parsed (content already sanitized).
@@ -67,7 +69,8 @@ pub enum EnableTemplateError {
 
 impl ClickwrapService {
     /// A new template: a draft, disabled, with no version yet.
-    pub async fn create_template(&self, tenant: TenantId, new: NewTemplate) -> Result<Template, TemplateError> {
+    pub async fn create_template(&self, admin: &Admin, new: NewTemplate) -> Result<Template, TemplateError> {
+        let tenant = admin.tenant_id();
         self.check_apps_of_tenant(tenant, &new.app_ids).await?;
         let now = self.now();
         let template = Template {
@@ -85,7 +88,9 @@ impl ClickwrapService {
             created_at: now,
             updated_at: now,
         };
-        self.ports.templates.insert_template(&template).await?;
+        let audit =
+            self.audit_entry(admin, AuditAction::TemplateCreated, template.id).with("name", template.name.as_str());
+        self.ports.templates.insert_template(&template, &audit).await?;
         Ok(template)
     }
 
@@ -99,11 +104,11 @@ impl ClickwrapService {
 
     pub async fn update_template(
         &self,
-        tenant: TenantId,
+        admin: &Admin,
         id: TemplateId,
         changes: TemplateChanges,
     ) -> Result<Template, TemplateError> {
-        self.change_template(tenant, id, |template| {
+        self.change_template(admin, id, AuditAction::TemplateUpdated, |template| {
             if let Some(name) = changes.name {
                 template.name = name;
             }
@@ -123,45 +128,53 @@ impl ClickwrapService {
     /// Replaces the draft. Published versions are untouched.
     pub async fn save_draft(
         &self,
-        tenant: TenantId,
+        admin: &Admin,
         id: TemplateId,
         content: LocalizedContent,
     ) -> Result<Template, TemplateError> {
-        self.change_template(tenant, id, |template| template.draft = content).await
+        self.change_template(admin, id, AuditAction::TemplateDraftSaved, |template| template.draft = content).await
     }
 
     pub async fn set_customizations(
         &self,
-        tenant: TenantId,
+        admin: &Admin,
         id: TemplateId,
         customizations: Customizations,
     ) -> Result<Template, TemplateError> {
-        self.change_template(tenant, id, |template| template.customizations = customizations).await
+        self.change_template(admin, id, AuditAction::TemplateCustomizationsSet, |template| {
+            template.customizations = customizations
+        })
+        .await
     }
 
     /// Links the template to these apps only; an empty set makes it available to every app.
     pub async fn set_template_apps(
         &self,
-        tenant: TenantId,
+        admin: &Admin,
         id: TemplateId,
         app_ids: BTreeSet<AppId>,
     ) -> Result<Template, TemplateError> {
-        self.check_apps_of_tenant(tenant, &app_ids).await?;
-        self.change_template(tenant, id, |template| template.app_ids = app_ids).await
+        self.check_apps_of_tenant(admin.tenant_id(), &app_ids).await?;
+        self.change_template(admin, id, AuditAction::TemplateAppsSet, |template| template.app_ids = app_ids).await
     }
 
     /// Publishes the draft as the next version; its content is locked from then on.
     pub async fn publish_version(
         &self,
-        tenant: TenantId,
+        admin: &Admin,
         id: TemplateId,
         kind: VersionKind,
         effective_at: Option<Timestamp>,
     ) -> Result<(Template, TemplateVersion), PublishVersionError> {
+        let tenant = admin.tenant_id();
         let mut template =
             self.ports.templates.find_template(tenant, id).await?.ok_or(PublishVersionError::NotFound)?;
         let version = template.next_version(kind, effective_at, self.now())?;
-        match self.ports.templates.insert_version(tenant, id, &version).await {
+        let audit = self
+            .audit_entry(admin, AuditAction::TemplateVersionPublished, id)
+            .with("version", version.number.to_string())
+            .with("effectiveAt", version.effective_at.to_rfc3339());
+        match self.ports.templates.insert_version(tenant, id, &version, &audit).await {
             Ok(()) => {}
             Err(InsertVersionError::Conflict(_)) => return Err(PublishVersionError::Conflict),
             Err(InsertVersionError::Storage(e)) => return Err(e.into()),
@@ -170,32 +183,39 @@ impl ClickwrapService {
         Ok((template, version))
     }
 
-    pub async fn enable_template(&self, tenant: TenantId, id: TemplateId) -> Result<Template, EnableTemplateError> {
+    pub async fn enable_template(&self, admin: &Admin, id: TemplateId) -> Result<Template, EnableTemplateError> {
         let mut template =
-            self.ports.templates.find_template(tenant, id).await?.ok_or(EnableTemplateError::NotFound)?;
+            self.ports.templates.find_template(admin.tenant_id(), id).await?.ok_or(EnableTemplateError::NotFound)?;
         template.enable(self.now())?;
-        if self.ports.templates.update_template(&template).await? {
+        let audit = self.audit_entry(admin, AuditAction::TemplateEnabled, id);
+        if self.ports.templates.update_template(&template, &audit).await? {
             Ok(template)
         } else {
             Err(EnableTemplateError::NotFound)
         }
     }
 
-    pub async fn disable_template(&self, tenant: TenantId, id: TemplateId) -> Result<Template, TemplateError> {
+    pub async fn disable_template(&self, admin: &Admin, id: TemplateId) -> Result<Template, TemplateError> {
         let now = self.now();
-        self.change_template(tenant, id, |template| template.disable(now)).await
+        self.change_template(admin, id, AuditAction::TemplateDisabled, |template| template.disable(now)).await
     }
 
     async fn change_template(
         &self,
-        tenant: TenantId,
+        admin: &Admin,
         id: TemplateId,
+        action: AuditAction,
         change: impl FnOnce(&mut Template),
     ) -> Result<Template, TemplateError> {
-        let mut template = self.get_template(tenant, id).await?;
+        let mut template = self.get_template(admin.tenant_id(), id).await?;
         change(&mut template);
         template.updated_at = self.now();
-        if self.ports.templates.update_template(&template).await? { Ok(template) } else { Err(TemplateError::NotFound) }
+        let audit = self.audit_entry(admin, action, id);
+        if self.ports.templates.update_template(&template, &audit).await? {
+            Ok(template)
+        } else {
+            Err(TemplateError::NotFound)
+        }
     }
 
     async fn check_apps_of_tenant(&self, tenant: TenantId, app_ids: &BTreeSet<AppId>) -> Result<(), TemplateError> {

@@ -22,11 +22,27 @@ pub enum VersionKind {
 #[error("version numbers are exhausted")]
 pub struct VersionOverflow;
 
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a version is written major.minor, like 2.1")]
+pub struct InvalidVersionNumber;
+
 impl VersionNumber {
     pub const FIRST: VersionNumber = VersionNumber { major: 1, minor: 0 };
 
     pub const fn new(major: u32, minor: u32) -> Self {
         Self { major, minor }
+    }
+
+    /// `major.minor` in plain decimal digits (`2.1`; no sign, no spaces).
+    pub fn parse(text: &str) -> Result<Self, InvalidVersionNumber> {
+        let (major, minor) = text.split_once('.').ok_or(InvalidVersionNumber)?;
+        let number = |part: &str| {
+            if part.is_empty() || part.len() > 9 || !part.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(InvalidVersionNumber);
+            }
+            part.parse::<u32>().map_err(|_| InvalidVersionNumber)
+        };
+        Ok(Self::new(number(major)?, number(minor)?))
     }
 
     /// The number a publish of `kind` gets after `latest` (none yet: 1.0, whatever the kind).
@@ -93,6 +109,17 @@ pub fn version_states(effective_ats: &[Timestamp], now: Timestamp) -> Vec<Versio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn version_numbers_parse_from_their_display() {
+        for (text, number) in [("1.0", VersionNumber::new(1, 0)), ("12.345", VersionNumber::new(12, 345))] {
+            assert_eq!(VersionNumber::parse(text), Ok(number));
+            assert_eq!(number.to_string(), text);
+        }
+        for bad in ["", "1", "1.", ".1", "1.0.0", "+1.0", "1.-1", " 1.0", "a.b", "1.0 ", "9999999999.0"] {
+            assert_eq!(VersionNumber::parse(bad), Err(InvalidVersionNumber), "{bad:?}");
+        }
+    }
     use VersionKind::*;
     use proptest::prelude::*;
 

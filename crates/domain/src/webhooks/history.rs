@@ -6,10 +6,12 @@
 
 use super::dispatch::DeliveryAttempt;
 use super::models::Delivery;
+use crate::audit::models::AuditAction;
 use crate::consent::cursor::{self, EventPosition};
 use crate::consent::queries::PageLimit;
 use crate::ports::{DeliveryStore, StorageError};
 use crate::service::ClickwrapService;
+use crate::tenants::models::Admin;
 use crate::{AppId, DeliveryId, EventId, TenantId, Timestamp};
 
 /// A delivery and its attempts, newest attempt first.
@@ -126,10 +128,25 @@ impl ClickwrapService {
     pub async fn redeliver_webhook(
         &self,
         deliveries: &dyn DeliveryStore,
-        tenant: TenantId,
+        admin: &Admin,
         id: DeliveryId,
     ) -> Result<(), RedeliverError> {
-        if deliveries.redeliver(tenant, id, self.now()).await? { Ok(()) } else { Err(RedeliverError::NotFound) }
+        let audit = self.audit_entry(admin, AuditAction::WebhookRedelivered, id);
+        if deliveries.redeliver(admin.tenant_id(), id, self.now(), &audit).await? {
+            Ok(())
+        } else {
+            Err(RedeliverError::NotFound)
+        }
+    }
+
+    /// The tenant's FAILED deliveries, most recently failed first.
+    pub async fn failed_webhook_deliveries(
+        &self,
+        deliveries: &dyn DeliveryStore,
+        tenant: TenantId,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, StorageError> {
+        deliveries.failed_deliveries(tenant, limit).await
     }
 }
 

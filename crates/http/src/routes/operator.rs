@@ -6,11 +6,12 @@
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
-use clickwrap_domain::{AppId, DeliveryId, TemplateId, Timestamp};
+use clickwrap_domain::templates::versioning::VersionNumber;
+use clickwrap_domain::{AppId, DeliveryId, EventId, OperatorTokenId, TemplateId, Timestamp};
 use serde_json::Value;
 
 use super::{ok, resource};
-use crate::auth::OperatorTenant;
+use crate::auth::{AdminOperator, SignedInOperator};
 use crate::problem::{ApiError, ApiResult};
 use crate::query::QueryParams;
 use crate::{ApiState, OPERATOR_PREFIX, wire};
@@ -43,8 +44,25 @@ pub(super) fn configure(config: &mut web::ServiceConfig) {
         .service(resource("/templates/{clickwrapTemplateId}/versions", "POST").route(web::post().to(publish_version)))
         .service(resource("/templates/{clickwrapTemplateId}/enable", "POST").route(web::post().to(enable_template)))
         .service(resource("/templates/{clickwrapTemplateId}/disable", "POST").route(web::post().to(disable_template)))
+        .service(
+            resource("/templates/{clickwrapTemplateId}/versions/{version}", "GET").route(web::get().to(get_version)),
+        )
         .service(resource("/usage", "GET").route(web::get().to(usage)))
-        .service(resource("/events", "GET").route(web::get().to(list_events)));
+        .service(resource("/events", "GET").route(web::get().to(list_events)))
+        // Before `/events/{id}`, which would take `export` for an id.
+        .service(resource("/events/export", "GET").route(web::get().to(export_events)))
+        .service(resource("/events/{clickwrapEventId}", "GET").route(web::get().to(event_details)))
+        .service(resource("/events/{clickwrapEventId}/certificate", "GET").route(web::get().to(event_certificate)))
+        .service(resource("/events/{clickwrapEventId}/agreement", "GET").route(web::get().to(event_agreement)))
+        .service(
+            resource("/operator-tokens", "GET, POST")
+                .route(web::get().to(list_operator_tokens))
+                .route(web::post().to(create_operator_token)),
+        )
+        .service(
+            resource("/operator-tokens/{operatorTokenId}", "DELETE").route(web::delete().to(revoke_operator_token)),
+        )
+        .service(resource("/audit-log", "GET").route(web::get().to(audit_log)));
 }
 
 /// A JSON body, extracted without failing so that the token is checked first.
@@ -99,11 +117,11 @@ fn created(location: String, body: &Value) -> HttpResponse {
 /// `POST /apps`: 201 with the App Key and webhook signing secret, which are shown only here.
 async fn create_app(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     new: Body<wire::operator::CreateAppBody>,
 ) -> ApiResult<HttpResponse> {
     let new = body(new)?.try_into_domain(&state.webhook_allow)?;
-    let created = state.service.create_app(tenant.id, new).await?;
+    let created = state.service.create_app(&admin, new).await?;
     let mut response = secret(StatusCode::CREATED, &wire::operator::created_app(&created));
     if let Ok(location) = header::HeaderValue::from_str(&format!("{OPERATOR_PREFIX}/apps/{}", created.app.id)) {
         response.headers_mut().insert(header::LOCATION, location);
@@ -112,51 +130,54 @@ async fn create_app(
 }
 
 /// `GET /apps`.
-async fn list_apps(state: web::Data<ApiState>, OperatorTenant(tenant): OperatorTenant) -> ApiResult<HttpResponse> {
-    let apps = state.service.list_apps(tenant.id).await?;
+async fn list_apps(
+    state: web::Data<ApiState>,
+    SignedInOperator(operator): SignedInOperator,
+) -> ApiResult<HttpResponse> {
+    let apps = state.service.list_apps(operator.tenant.id).await?;
     Ok(ok(&wire::operator::apps(&apps)))
 }
 
 /// `GET /apps/{appId}`.
 async fn get_app(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    SignedInOperator(operator): SignedInOperator,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let app = state.service.find_app(tenant.id, app_id(&path)?).await?.ok_or_else(app_not_found)?;
+    let app = state.service.find_app(operator.tenant.id, app_id(&path)?).await?.ok_or_else(app_not_found)?;
     Ok(ok(&wire::operator::app(&app)))
 }
 
 /// `PATCH /apps/{appId}`.
 async fn update_app(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
     changes: Body<wire::operator::UpdateAppBody>,
 ) -> ApiResult<HttpResponse> {
     let id = app_id(&path)?;
     let changes = body(changes)?.try_into_domain(&state.webhook_allow)?;
-    let app = state.service.update_app(tenant.id, id, changes).await?;
+    let app = state.service.update_app(&admin, id, changes).await?;
     Ok(ok(&wire::operator::app(&app)))
 }
 
 /// `POST /apps/{appId}/app-key`: a new App Key; the old one fails from now on.
 async fn regenerate_app_key(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let key = state.service.regenerate_app_key(tenant.id, app_id(&path)?).await?;
+    let key = state.service.regenerate_app_key(&admin, app_id(&path)?).await?;
     Ok(secret(StatusCode::OK, &serde_json::json!({ "appKey": key.expose() })))
 }
 
 /// `POST /apps/{appId}/webhook-signing-secret`: deliveries from now on are signed with the new one.
 async fn rotate_webhook_secret(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let secret_value = state.service.rotate_webhook_secret(tenant.id, app_id(&path)?).await?;
+    let secret_value = state.service.rotate_webhook_secret(&admin, app_id(&path)?).await?;
     Ok(secret(StatusCode::OK, &serde_json::json!({ "webhookSigningSecret": secret_value.expose() })))
 }
 
@@ -167,54 +188,57 @@ async fn rotate_webhook_secret(
 /// `POST /templates`: 201, a draft, disabled, with no version.
 async fn create_template(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     new: Body<wire::operator::CreateTemplateBody>,
 ) -> ApiResult<HttpResponse> {
     let new = body(new)?.try_into_domain()?;
-    let template = state.service.create_template(tenant.id, new).await?;
+    let template = state.service.create_template(&admin, new).await?;
     let location = format!("{OPERATOR_PREFIX}/templates/{}", template.id);
     Ok(created(location, &wire::operator::template(&template, now(&state), true)))
 }
 
 /// `GET /templates`: without draft content (see [`wire::operator::templates`]).
-async fn list_templates(state: web::Data<ApiState>, OperatorTenant(tenant): OperatorTenant) -> ApiResult<HttpResponse> {
-    let templates = state.service.list_templates(tenant.id).await?;
+async fn list_templates(
+    state: web::Data<ApiState>,
+    SignedInOperator(operator): SignedInOperator,
+) -> ApiResult<HttpResponse> {
+    let templates = state.service.list_templates(operator.tenant.id).await?;
     Ok(ok(&wire::operator::templates(&templates, now(&state))))
 }
 
 /// `GET /templates/{id}`.
 async fn get_template(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    SignedInOperator(operator): SignedInOperator,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let template = state.service.get_template(tenant.id, template_id(&path)?).await?;
+    let template = state.service.get_template(operator.tenant.id, template_id(&path)?).await?;
     Ok(ok(&wire::operator::template(&template, now(&state), true)))
 }
 
 /// `PATCH /templates/{id}`: name, tags, default language, `alwaysRequireAcceptance`.
 async fn update_template(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
     changes: Body<wire::operator::UpdateTemplateBody>,
 ) -> ApiResult<HttpResponse> {
     let id = template_id(&path)?;
     let changes = body(changes)?.try_into_domain()?;
-    let template = state.service.update_template(tenant.id, id, changes).await?;
+    let template = state.service.update_template(&admin, id, changes).await?;
     Ok(ok(&wire::operator::template(&template, now(&state), true)))
 }
 
 /// `PUT /templates/{id}/draft`: replaces the draft, sanitized; published versions are untouched.
 async fn save_draft(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
     draft: Body<wire::operator::DraftBody>,
 ) -> ApiResult<HttpResponse> {
     let id = template_id(&path)?;
     let content = body(draft)?.try_into_domain()?;
-    let template = state.service.save_draft(tenant.id, id, content).await?;
+    let template = state.service.save_draft(&admin, id, content).await?;
     Ok(ok(&wire::operator::template(&template, now(&state), true)))
 }
 
@@ -222,39 +246,39 @@ async fn save_draft(
 /// its default.
 async fn set_customizations(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
     customizations: Body<Value>,
 ) -> ApiResult<HttpResponse> {
     let id = template_id(&path)?;
     let customizations = wire::operator::customizations(&body(customizations)?, "")?;
-    let template = state.service.set_customizations(tenant.id, id, customizations).await?;
+    let template = state.service.set_customizations(&admin, id, customizations).await?;
     Ok(ok(&wire::operator::template(&template, now(&state), true)))
 }
 
 /// `PUT /templates/{id}/apps`: links the template to these apps only; `[]` makes it available to all.
 async fn set_template_apps(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
     apps: Body<wire::operator::TemplateAppsBody>,
 ) -> ApiResult<HttpResponse> {
     let id = template_id(&path)?;
     let app_ids = body(apps)?.try_into_domain()?;
-    let template = state.service.set_template_apps(tenant.id, id, app_ids).await?;
+    let template = state.service.set_template_apps(&admin, id, app_ids).await?;
     Ok(ok(&wire::operator::template(&template, now(&state), true)))
 }
 
 /// `POST /templates/{id}/versions`: publishes the draft; 201 with the version and its template.
 async fn publish_version(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
     publish: Body<wire::operator::PublishBody>,
 ) -> ApiResult<HttpResponse> {
     let id = template_id(&path)?;
     let (kind, effective_at) = body(publish)?.try_into_domain()?;
-    let (template, version) = state.service.publish_version(tenant.id, id, kind, effective_at).await?;
+    let (template, version) = state.service.publish_version(&admin, id, kind, effective_at).await?;
     let location = format!("{OPERATOR_PREFIX}/templates/{}", template.id);
     Ok(created(location, &wire::operator::published(&template, &version, now(&state))))
 }
@@ -262,20 +286,20 @@ async fn publish_version(
 /// `POST /templates/{id}/enable`: 400 `NO_VERSION` before the first publish.
 async fn enable_template(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let template = state.service.enable_template(tenant.id, template_id(&path)?).await?;
+    let template = state.service.enable_template(&admin, template_id(&path)?).await?;
     Ok(ok(&wire::operator::template(&template, now(&state), true)))
 }
 
 /// `POST /templates/{id}/disable`.
 async fn disable_template(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let template = state.service.disable_template(tenant.id, template_id(&path)?).await?;
+    let template = state.service.disable_template(&admin, template_id(&path)?).await?;
     Ok(ok(&wire::operator::template(&template, now(&state), true)))
 }
 
@@ -284,8 +308,8 @@ async fn disable_template(
 // ---------------------------------------------------------------------------------------------
 
 /// `GET /usage`: the quota and the verified events of the current period.
-async fn usage(state: web::Data<ApiState>, OperatorTenant(tenant): OperatorTenant) -> ApiResult<HttpResponse> {
-    let usage = state.service.usage(&tenant).await?;
+async fn usage(state: web::Data<ApiState>, SignedInOperator(operator): SignedInOperator) -> ApiResult<HttpResponse> {
+    let usage = state.service.usage(&operator.tenant).await?;
     Ok(ok(&wire::operator::usage(&usage)))
 }
 
@@ -294,37 +318,155 @@ async fn usage(state: web::Data<ApiState>, OperatorTenant(tenant): OperatorTenan
 async fn list_events(
     state: web::Data<ApiState>,
     request: HttpRequest,
-    OperatorTenant(tenant): OperatorTenant,
+    SignedInOperator(operator): SignedInOperator,
 ) -> ApiResult<HttpResponse> {
     let list = wire::events::list_query(&QueryParams::parse(request.query_string()))?;
-    let page = state.service.list_events(tenant.id, &list.filter, list.cursor.as_deref(), list.limit).await?;
+    let page = state.service.list_events(operator.tenant.id, &list.filter, list.cursor.as_deref(), list.limit).await?;
     Ok(ok(&wire::events::page(&page)))
 }
 
 /// `GET /apps/{appId}/webhook-deliveries?limit&nextPageCursor`: attempts newest first.
 async fn list_deliveries(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    SignedInOperator(operator): SignedInOperator,
     path: web::Path<String>,
     request: HttpRequest,
 ) -> ApiResult<HttpResponse> {
     let query = QueryParams::parse(request.query_string());
     let limit = wire::events::page_limit(&query)?;
     let cursor = query.get("nextPageCursor")?;
-    let page =
-        state.service.list_webhook_deliveries(&*state.deliveries, tenant.id, app_id(&path)?, cursor, limit).await?;
+    let page = state
+        .service
+        .list_webhook_deliveries(&*state.deliveries, operator.tenant.id, app_id(&path)?, cursor, limit)
+        .await?;
     Ok(ok(&wire::operator::delivery_page(&page)))
 }
 
 /// `POST /webhook-deliveries/{id}/redeliver`: sent again now, with a fresh round of retries.
 async fn redeliver(
     state: web::Data<ApiState>,
-    OperatorTenant(tenant): OperatorTenant,
+    AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = DeliveryId::parse(&path).map_err(|e| ApiError::invalid_field("deliveryId", e))?;
-    state.service.redeliver_webhook(&*state.deliveries, tenant.id, id).await?;
-    let record = state.service.find_webhook_delivery(&*state.deliveries, tenant.id, id).await?;
+    state.service.redeliver_webhook(&*state.deliveries, &admin, id).await?;
+    let record = state.service.find_webhook_delivery(&*state.deliveries, admin.tenant_id(), id).await?;
     let body = record.map_or(Value::Null, |r| wire::operator::delivery(&r));
     Ok(HttpResponse::Accepted().content_type("application/json").body(body.to_string()))
+}
+
+/// `GET /templates/{id}/versions/{major.minor}`: a published version with its content in every
+/// language, exactly as published.
+async fn get_version(
+    state: web::Data<ApiState>,
+    SignedInOperator(operator): SignedInOperator,
+    path: web::Path<(String, String)>,
+) -> ApiResult<HttpResponse> {
+    let (id, number) = path.into_inner();
+    let number = VersionNumber::parse(&number).map_err(|e| ApiError::invalid_field("version", e))?;
+    let template = state.service.get_template(operator.tenant.id, template_id(&id)?).await?;
+    let version = template
+        .version(number)
+        .ok_or_else(|| ApiError::not_found("VERSION_NOT_FOUND", format!("the template has no version {number}")))?;
+    Ok(ok(&wire::operator::version_with_content(&template, version, now(&state))))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evidence
+// ---------------------------------------------------------------------------------------------
+
+fn event_id(text: &str) -> ApiResult<EventId> {
+    EventId::parse(text).map_err(|e| ApiError::invalid_field("clickwrapEventId", e))
+}
+
+/// `GET /events/{id}`: the details of a verified event of any app of the tenant.
+async fn event_details(
+    state: web::Data<ApiState>,
+    SignedInOperator(operator): SignedInOperator,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let details = state.service.event_details(operator.tenant.id, event_id(&path)?).await?;
+    Ok(ok(&wire::events::details(&details)))
+}
+
+/// `GET /events/{id}/certificate`: the signed Certificate of Acceptance.
+async fn event_certificate(
+    state: web::Data<ApiState>,
+    SignedInOperator(operator): SignedInOperator,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let (event, certificate) = state.service.certificate(operator.tenant.id, event_id(&path)?).await?;
+    Ok(super::pdf(&format!("certificate-{}.pdf", event.id), certificate.pdf))
+}
+
+/// `GET /events/{id}/agreement`: the content as shown, then the certificate, signed.
+async fn event_agreement(
+    state: web::Data<ApiState>,
+    SignedInOperator(operator): SignedInOperator,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let (event, pdf_bytes) = state.service.agreement(operator.tenant.id, event_id(&path)?).await?;
+    Ok(super::pdf(&format!("agreement-{}.pdf", event.id), pdf_bytes))
+}
+
+/// `GET /events/export?format=ndjson|csv` with the events list's filters: every matching event,
+/// streamed.
+async fn export_events(
+    state: web::Data<ApiState>,
+    request: HttpRequest,
+    SignedInOperator(operator): SignedInOperator,
+) -> ApiResult<HttpResponse> {
+    crate::export::events_export(&state.service, operator.tenant.id, request.query_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operator tokens and the audit log
+// ---------------------------------------------------------------------------------------------
+
+/// `GET /operator-tokens`: id, name, role and dates of every unrevoked token; never a secret.
+async fn list_operator_tokens(
+    state: web::Data<ApiState>,
+    SignedInOperator(operator): SignedInOperator,
+) -> ApiResult<HttpResponse> {
+    let tokens = state.service.list_operator_tokens(operator.tenant.id).await?;
+    Ok(ok(&wire::operator::operator_tokens(&tokens)))
+}
+
+/// `POST /operator-tokens` `{"name", "role"}`: 201 with the token, shown only here.
+async fn create_operator_token(
+    state: web::Data<ApiState>,
+    AdminOperator(admin): AdminOperator,
+    new: Body<wire::operator::CreateOperatorTokenBody>,
+) -> ApiResult<HttpResponse> {
+    let (name, role) = body(new)?.try_into_domain()?;
+    let (info, token) = state.service.create_operator_token(&admin, &name, role).await?;
+    let mut response = secret(StatusCode::CREATED, &wire::operator::created_operator_token(&info, &token));
+    if let Ok(location) = header::HeaderValue::from_str(&format!("{OPERATOR_PREFIX}/operator-tokens/{}", info.id)) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    Ok(response)
+}
+
+/// `DELETE /operator-tokens/{id}`: 204; the token and its console sessions stop working at once.
+async fn revoke_operator_token(
+    state: web::Data<ApiState>,
+    AdminOperator(admin): AdminOperator,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let id = OperatorTokenId::parse(&path).map_err(|e| ApiError::invalid_field("operatorTokenId", e))?;
+    state.service.revoke_operator_token(&admin, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// `GET /audit-log?limit&nextPageCursor`: operator actions, newest first.
+async fn audit_log(
+    state: web::Data<ApiState>,
+    request: HttpRequest,
+    SignedInOperator(operator): SignedInOperator,
+) -> ApiResult<HttpResponse> {
+    let query = QueryParams::parse(request.query_string());
+    let limit = wire::events::page_limit(&query)?;
+    let cursor = query.get("nextPageCursor")?;
+    let page = state.service.audit_log(operator.tenant.id, cursor, limit).await?;
+    Ok(ok(&wire::operator::audit_page(&page)))
 }

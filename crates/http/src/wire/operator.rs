@@ -6,13 +6,17 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use clickwrap_domain::apps::models::{App, InvalidOrigins, Origin, parse_origins};
 use clickwrap_domain::apps::service::{AppChanges, CreatedApp, NewApp};
+use clickwrap_domain::audit::models::AuditEntry;
+use clickwrap_domain::audit::service::AuditPage;
 use clickwrap_domain::content::sanitize::{ContentTooLarge, sanitize};
+use clickwrap_domain::secrets::OperatorToken;
 use clickwrap_domain::templates::customizations::{
     AgreementMode, ButtonStyle, Color, Customizations, InvalidCustomization, TextOverrides,
 };
 use clickwrap_domain::templates::models::{LocalizedContent, Template, TemplateVersion};
 use clickwrap_domain::templates::service::{NewTemplate, TemplateChanges};
 use clickwrap_domain::templates::versioning::{VersionKind, VersionState};
+use clickwrap_domain::tenants::models::{OperatorRole, OperatorTokenInfo};
 use clickwrap_domain::tenants::service::Usage;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_domain::webhooks::url::WebhookUrl;
@@ -510,6 +514,19 @@ pub(crate) fn template(t: &Template, now: Timestamp, with_draft: bool) -> Value 
     Value::Object(fields)
 }
 
+/// `GET /templates/{id}/versions/{n.m}`: a version with its content in every language.
+pub(crate) fn version_with_content(t: &Template, v: &TemplateVersion, now: Timestamp) -> Value {
+    let state = t
+        .version_states(now)
+        .into_iter()
+        .find(|(candidate, _)| candidate.number == v.number)
+        .map_or(VersionState::Scheduled, |(_, state)| state);
+    let mut fields = version(v, state);
+    fields.insert("clickwrapTemplateId".into(), Value::from(t.id.to_string()));
+    fields.insert("content".into(), localized(&v.content));
+    Value::Object(fields)
+}
+
 /// `GET /templates`: every template without its draft content, which can be large.
 pub(crate) fn templates(templates: &[Template], now: Timestamp) -> Value {
     json!({ "items": templates.iter().map(|t| template(t, now, false)).collect::<Vec<_>>() })
@@ -679,4 +696,61 @@ mod tests {
         let body: PublishBody = serde_json::from_value(json!({"kind": "MAJOR", "effectiveAt": "tomorrow"})).unwrap();
         assert_eq!(field_of(&body.try_into_domain().unwrap_err()), "effectiveAt");
     }
+}
+
+/// `POST /operator-tokens` body.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct CreateOperatorTokenBody {
+    name: String,
+    role: String,
+}
+
+impl CreateOperatorTokenBody {
+    pub(crate) fn try_into_domain(self) -> ApiResult<(String, OperatorRole)> {
+        let role = OperatorRole::parse(&self.role)
+            .ok_or_else(|| ApiError::invalid_field("role", "must be ADMIN or VIEWER"))?;
+        name(&self.name)?;
+        Ok((self.name, role))
+    }
+}
+
+pub(crate) fn operator_token(t: &OperatorTokenInfo) -> Value {
+    json!({
+        "id": t.id.to_string(),
+        "name": t.name.as_str(),
+        "role": t.role.as_str(),
+        "createdAt": timestamp(t.created_at),
+        "lastUsedAt": super::optional_timestamp(t.last_used_at),
+    })
+}
+
+pub(crate) fn operator_tokens(tokens: &[OperatorTokenInfo]) -> Value {
+    json!({ "items": tokens.iter().map(operator_token).collect::<Vec<_>>() })
+}
+
+/// The new token with its secret, which is shown only here.
+pub(crate) fn created_operator_token(t: &OperatorTokenInfo, token: &OperatorToken) -> Value {
+    let mut fields = object(operator_token(t));
+    fields.insert("token".into(), Value::from(token.expose()));
+    Value::Object(fields)
+}
+
+pub(crate) fn audit_entry(e: &AuditEntry) -> Value {
+    json!({
+        "id": e.id.to_string(),
+        "at": timestamp(e.at),
+        "operatorTokenId": e.operator_token_id.map(|t| t.to_string()),
+        "action": e.action.as_str(),
+        "subjectType": e.action.subject().as_str(),
+        "subjectId": e.subject_id,
+        "details": e.details,
+    })
+}
+
+pub(crate) fn audit_page(page: &AuditPage) -> Value {
+    json!({
+        "items": page.items.iter().map(audit_entry).collect::<Vec<_>>(),
+        "nextPageCursor": page.next_cursor,
+    })
 }

@@ -2,6 +2,7 @@
 
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+use clickwrap_domain::tenants::models::Admin;
 use std::sync::Arc;
 
 use actix_web::body::MessageBody;
@@ -190,7 +191,7 @@ pub async fn operator(h: &Harness, quota: Option<u64>) -> Operator {
     let created = h
         .service()
         .create_app(
-            tenant.id,
+            &Admin::server(tenant.id),
             NewApp {
                 name: Name::parse("Shop").unwrap(),
                 webhook_url: Some(WebhookUrl::parse("https://hooks.example.com/clickwrap").unwrap()),
@@ -220,7 +221,7 @@ pub async fn template(h: &Harness, operator: &Operator, html_en: &str) -> String
     let template = h
         .service()
         .create_template(
-            tenant,
+            &Admin::server(tenant),
             NewTemplate {
                 name: Name::parse("Terms of Service").unwrap(),
                 tags: BTreeSet::from([Tag::parse("legal").unwrap()]),
@@ -236,8 +237,8 @@ pub async fn template(h: &Harness, operator: &Operator, html_en: &str) -> String
         )
         .await
         .unwrap();
-    h.service().publish_version(tenant, template.id, VersionKind::Major, None).await.unwrap();
-    h.service().enable_template(tenant, template.id).await.unwrap();
+    h.service().publish_version(&Admin::server(tenant), template.id, VersionKind::Major, None).await.unwrap();
+    h.service().enable_template(&Admin::server(tenant), template.id).await.unwrap();
     template.id.to_string()
 }
 

@@ -4,6 +4,7 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+use clickwrap_domain::tenants::models::Admin;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io;
@@ -271,12 +272,12 @@ impl World {
             webhook_url: Some(webhook_url),
             allowed_origins: Vec::new(),
         };
-        let created = self.service.create_app(self.tenant.id, new).await.unwrap();
+        let created = self.service.create_app(&Admin::server(self.tenant.id), new).await.unwrap();
         (created.app, created.webhook_signing_secret)
     }
 
     pub async fn change_app(&self, app: &App, changes: AppChanges) -> App {
-        self.service.update_app(self.tenant.id, app.id, changes).await.unwrap()
+        self.service.update_app(&Admin::server(self.tenant.id), app.id, changes).await.unwrap()
     }
 
     /// A verified event of `app`: its delivery is in the outbox, due now.
