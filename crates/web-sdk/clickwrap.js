@@ -745,6 +745,22 @@
     },
 
     /**
+     * Shows a view (the shape GET /clickwrap answers with) exactly as show() would, but without the
+     * network and without recording anything: the operator console's dialog preview. Needs no
+     * initialize(). Resolves with the action chosen ('ACCEPTED' or 'DECLINED'); rejects with
+     * ERR_SERVICE_USER_CANCELLED when the dialog is closed.
+     */
+    preview: function (view) {
+      if (!view || typeof view !== 'object') return Promise.reject(invalid('preview needs a view'));
+      return queued(function () {
+        return present(view, {
+          agreementMode: effectiveMode(view, null),
+          onAction: function (action) { return Promise.resolve(action); }
+        });
+      });
+    },
+
+    /**
      * Shows, read-only, the version this end user last accepted. Resolves with that content when the
      * dialog is closed; ERR_SERVICE_TEMPLATE_NOT_FOUND when the user never accepted the template.
      */

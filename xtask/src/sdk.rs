@@ -1,6 +1,7 @@
-//! The browser SDK's tests in headless Chromium: once against the SDK's mock server (every
-//! behaviour, including faults), then against the real `clickwrap-server demo` on a database of its
-//! own (the real API, the real verify, the /demo page).
+//! The browser tests in headless Chromium: the SDK's once against its mock server (every
+//! behaviour, including faults), then the SDK's and the operator console's against the real
+//! `clickwrap-server demo` on a database of its own (the real API, the real verify, the /demo page,
+//! every console page with axe-core).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -9,6 +10,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 const SDK_DIR: &str = "crates/web-sdk";
+const CONSOLE_DIR: &str = "crates/console";
 
 /// Why the browser tests cannot run here, if they cannot.
 pub(crate) fn missing_tools() -> Option<String> {
@@ -25,8 +27,11 @@ pub(crate) fn missing_tools() -> Option<String> {
 
 pub(crate) fn run(root: &Path) -> Result<(), String> {
     let sdk = root.join(SDK_DIR);
-    if !sdk.join("node_modules/playwright-core").exists() {
-        run_command(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&sdk), "npm ci")?;
+    let console = root.join(CONSOLE_DIR);
+    for (dir, package) in [(&sdk, "playwright-core"), (&console, "axe-core")] {
+        if !dir.join("node_modules").join(package).exists() {
+            run_command(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(dir), "npm ci")?;
+        }
     }
     println!("    browser tests against the mock server");
     run_command(Command::new("npm").arg("test").current_dir(&sdk), "npm test (mock)")?;
@@ -46,17 +51,24 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         None => return Err("CLICKWRAP_TEST_DATABASE_URL must be a postgres:// URL".into()),
     };
     let result = DemoServer::start(&root.join("target/debug/clickwrap-server"), &database_url).and_then(|server| {
-        let outcome = run_command(
-            Command::new("npm")
+        let with_server = |command: &mut Command| {
+            command
                 .arg("test")
-                .current_dir(&sdk)
                 .env("CLICKWRAP_BASE_URL", &server.base_url)
                 .env("CLICKWRAP_APP_ID", &server.app_id)
                 .env("CLICKWRAP_APP_KEY", &server.app_key)
                 .env("CLICKWRAP_TEMPLATE_ID", &server.template_id)
-                .env("CLICKWRAP_DEMO_URL", format!("{}/demo", server.base_url)),
-            "npm test (real server)",
-        );
+                .env("CLICKWRAP_OPERATOR_TOKEN", &server.operator_token)
+                .env("CLICKWRAP_DEMO_URL", format!("{}/demo", server.base_url));
+        };
+        let mut sdk_tests = Command::new("npm");
+        with_server(sdk_tests.current_dir(&sdk));
+        let outcome = run_command(&mut sdk_tests, "npm test (real server)").and_then(|()| {
+            println!("    operator console tests against the real server");
+            let mut console_tests = Command::new("npm");
+            with_server(console_tests.current_dir(&console));
+            run_command(&mut console_tests, "npm test (operator console)")
+        });
         drop(server);
         outcome
     });
@@ -76,6 +88,7 @@ struct DemoServer {
     app_id: String,
     app_key: String,
     template_id: String,
+    operator_token: String,
 }
 
 impl DemoServer {
@@ -86,6 +99,10 @@ impl DemoServer {
             .env("CLICKWRAP_LISTEN", "127.0.0.1:0")
             .env("CLICKWRAP_LOG_FORMAT", "json")
             .env("CLICKWRAP_LOG", "warn,clickwrap_server::app=info")
+            // The console tests make a webhook that fails at once (nothing listens on port 9 of
+            // loopback) and watch it go FAILED after one quick retry.
+            .env("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8")
+            .env("CLICKWRAP_WEBHOOK_RETRY_DELAYS", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -112,8 +129,13 @@ impl DemoServer {
             app_id: String::new(),
             app_key: String::new(),
             template_id: String::new(),
+            operator_token: String::new(),
         };
-        while server.base_url.is_empty() || server.app_key.is_empty() || server.template_id.is_empty() {
+        while server.base_url.is_empty()
+            || server.app_key.is_empty()
+            || server.template_id.is_empty()
+            || server.operator_token.is_empty()
+        {
             let (is_log, line) = lines
                 .recv_timeout(Duration::from_secs(120))
                 .map_err(|_| "clickwrap-server demo did not start within two minutes".to_owned())?;
@@ -130,6 +152,8 @@ impl DemoServer {
                 server.app_key = value();
             } else if line.trim_start().starts_with("Template ID:") {
                 server.template_id = value();
+            } else if line.trim_start().starts_with("Operator token:") {
+                server.operator_token = value();
             }
         }
         Ok(server)

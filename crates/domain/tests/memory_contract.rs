@@ -43,6 +43,12 @@ async fn key_store() {
 }
 
 #[tokio::test]
+async fn audit_log() {
+    let store = MemoryStore::default();
+    contract::audit_log_contract(&Stores::of(&store)).await;
+}
+
+#[tokio::test]
 async fn every_suite_on_one_store() {
     let store = MemoryStore::default();
     let stores = Stores::of(&store);

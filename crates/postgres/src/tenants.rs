@@ -289,6 +289,18 @@ impl TenantStore for PgStore {
     }
 }
 
+impl PgStore {
+    /// Deletes console sessions last seen before `before` (idle ones, which no longer sign anyone
+    /// in); how many.
+    pub async fn purge_console_sessions(&self, before: Timestamp) -> Result<usize, StorageError> {
+        let mut conn = self.conn().await?;
+        diesel::delete(console_sessions::table.filter(console_sessions::last_seen_at.lt(at(before))))
+            .execute(&mut conn)
+            .await
+            .map_err(from_diesel)
+    }
+}
+
 /// Verified events of the tenant in the period, summed over the counter's shards.
 pub(crate) async fn period_usage(
     conn: &mut diesel_async::AsyncPgConnection,

@@ -302,10 +302,42 @@ impl ClickwrapService {
             }
             None => self.servable_templates(app, now).await?,
         };
+        Ok(self.status_over(app.tenant_id, end_user, servable).await?)
+    }
+
+    /// An end user's consent status over every enabled template of the tenant that has a version
+    /// in force, whichever apps it is linked to: what an operator looks up.
+    pub async fn tenant_consent_status(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+    ) -> Result<ConsentStatusView, StorageError> {
+        let now = self.now();
+        let servable = self
+            .ports
+            .templates
+            .list_templates(tenant)
+            .await?
+            .into_iter()
+            .filter(|t| t.enabled)
+            .filter_map(|t| {
+                let version = t.effective_version(now)?.clone();
+                Some((t, version))
+            })
+            .collect();
+        self.status_over(tenant, end_user, servable).await
+    }
+
+    async fn status_over(
+        &self,
+        tenant: TenantId,
+        end_user: &EndUserId,
+        servable: Vec<(Template, TemplateVersion)>,
+    ) -> Result<ConsentStatusView, StorageError> {
         let mut items = Vec::with_capacity(servable.len());
         for (template, version) in servable {
             let snapshot =
-                self.ports.events.consent_snapshot(app.tenant_id, end_user, template.id, version.number.major).await?;
+                self.ports.events.consent_snapshot(tenant, end_user, template.id, version.number.major).await?;
             let event = snapshot.status_event();
             items.push(StatusItem {
                 template_id: template.id,

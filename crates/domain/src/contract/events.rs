@@ -13,7 +13,7 @@ use crate::consent::models::{Action, ClickwrapEvent, EventFilter, EventStatus};
 use crate::limits::quota::QuotaPeriod;
 use crate::ports::{CommitVerificationError, VerificationRecord};
 use crate::templates::versioning::VersionNumber;
-use crate::{EndUserId, EventId, TemplateId, TenantId};
+use crate::{EndUserId, EventId, TemplateId, TenantId, Timestamp};
 
 /// Runs every check of the event store.
 pub async fn event_store_contract(stores: &Stores<'_>) {
@@ -28,6 +28,66 @@ pub async fn event_store_contract(stores: &Stores<'_>) {
     list_verified_events_pages_through_shared_timestamps(stores).await;
     consent_snapshot_summarises_one_major(stores).await;
     last_accepted_version_is_the_latest_verified_acceptance(stores).await;
+    event_details_in_batches_match_the_single_lookups(stores).await;
+    daily_counts_group_verified_events_by_the_day_of_the_action(stores).await;
+}
+
+async fn event_details_in_batches_match_the_single_lookups(stores: &Stores<'_>) {
+    let seed = fixtures::seed(stores).await;
+    let mut made = Vec::new();
+    for (n, action) in [Action::Accepted, Action::Declined, Action::Accepted].into_iter().enumerate() {
+        let at = base_plus_secs(i64::try_from(n).unwrap() * 10);
+        let event = seed.event().action(action).action_at(at).build();
+        made.push(fixtures::verified_event(stores, event, at.saturating_add(Duration::seconds(1))).await);
+    }
+    fixtures::stored_event(stores, seed.event().build()).await;
+    let filter = EventFilter::default();
+    let batch = stores.events.list_verified_event_details(seed.tenant.id, &filter, None, 10).await.unwrap();
+    let listed = stores.events.list_verified_events(seed.tenant.id, &filter, None, 10).await.unwrap();
+    assert_eq!(
+        batch.iter().map(|d| d.event.clone()).collect::<Vec<_>>(),
+        listed,
+        "events: the details batch holds exactly the verified events of the list, in its order"
+    );
+    for details in &batch {
+        let id = details.event.id;
+        let certificate = stores.events.find_certificate(seed.tenant.id, id).await.unwrap().map(|c| c.sha256);
+        let delivery = stores.events.find_delivery_for_event(seed.tenant.id, id).await.unwrap();
+        assert_eq!(details.certificate_sha256, certificate, "events: a batch's certificate digest is the stored one");
+        assert_eq!(details.delivery, delivery, "events: a batch's delivery is the event's latest");
+        assert_eq!(certificate.is_some(), details.event.action == Action::Accepted);
+    }
+    let after = position(&listed[0]);
+    let rest = stores.events.list_verified_event_details(seed.tenant.id, &filter, Some(&after), 10).await.unwrap();
+    assert_eq!(rest.len(), made.len() - 1, "events: a batch continues strictly after its position");
+}
+
+async fn daily_counts_group_verified_events_by_the_day_of_the_action(stores: &Stores<'_>) {
+    let seed = fixtures::seed(stores).await;
+    let day = |n: i64| fixtures::at("2026-11-20T00:00:00.000Z").saturating_add(Duration::days(n));
+    let acted = [
+        (day(0).saturating_add(Duration::hours(1)), Action::Accepted),
+        (day(0).saturating_add(Duration::hours(23)), Action::Declined),
+        (day(0).saturating_add(Duration::hours(5)), Action::Accepted),
+        (day(2), Action::Accepted),
+        (day(3).saturating_sub(Duration::milliseconds(1)), Action::Declined),
+        (day(5), Action::Accepted),
+    ];
+    for (at, action) in acted {
+        let event = seed.event().action(action).action_at(at).build();
+        fixtures::verified_event(stores, event, at.saturating_add(Duration::minutes(1))).await;
+    }
+    // Unverified events do not count.
+    fixtures::stored_event(stores, seed.event().action_at(day(1)).build()).await;
+    let counts = stores.events.daily_counts(seed.tenant.id, day(0), day(5)).await.unwrap();
+    let got: Vec<(Timestamp, u64, u64)> = counts.iter().map(|c| (c.day, c.accepted, c.declined)).collect();
+    assert_eq!(
+        got,
+        vec![(day(0), 2, 1), (day(2), 1, 1)],
+        "events: verified events per UTC day of actionAt, in [from, to), days without events left out"
+    );
+    let (other, _) = fixtures::stored_tenant(stores).await;
+    assert!(stores.events.daily_counts(other.id, day(0), day(9)).await.unwrap().is_empty());
 }
 
 fn summary(event: &ClickwrapEvent) -> EventSummary {
