@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use actix_web::middleware::from_fn;
 use actix_web::{HttpResponse, HttpServer, web};
+use clickwrap_console::ConsoleState;
 use clickwrap_domain::limits::rate::RateLimitPolicy;
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
 use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
@@ -124,6 +125,17 @@ pub(crate) async fn serve(
     let dispatcher = Arc::new(Mutex::new(Some(dispatcher.start())));
     let webhook_stats = WebhookStats(dispatcher.clone());
 
+    let console = web::Data::new(ConsoleState {
+        service: service.clone(),
+        deliveries: deliveries.clone(),
+        webhook_allow: webhook_allow(&config),
+        secure_cookies: config.public_url.starts_with("https://"),
+        // The console's export is the operator API's, so both give the same file.
+        export: Arc::new(|service, tenant, query| {
+            clickwrap_http::export::events_export(service, tenant, query)
+                .unwrap_or_else(|error| actix_web::ResponseError::error_response(&error))
+        }),
+    });
     let state = web::Data::new(ApiState {
         service,
         trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
@@ -139,8 +151,10 @@ pub(crate) async fn serve(
     let server = HttpServer::new(move || {
         let store = http_store.clone();
         let extra = extra.clone();
+        let console = console.clone();
         api(state.clone(), move |config| {
             system_routes(config, store);
+            clickwrap_console::configure(config, console);
             extra(config);
         })
         .app_data(metrics.clone())
@@ -210,18 +224,24 @@ async fn metrics(
     HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(text)
 }
 
-/// Old rate-limit windows are deleted every ten minutes.
+/// Every ten minutes: old rate-limit windows and idle console sessions are deleted.
 async fn purge_rate_limits(store: PgStore, mut stop: watch::Receiver<bool>) {
     loop {
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_secs(600)) => {}
             _ = stop.changed() => return,
         }
-        let before =
-            clickwrap_domain::Timestamp::from_datetime(time::OffsetDateTime::now_utc() - time::Duration::hours(2));
+        let now = time::OffsetDateTime::now_utc();
+        let before = clickwrap_domain::Timestamp::from_datetime(now - time::Duration::hours(2));
         match store.purge_rate_limit_windows(before).await {
             Ok(purged) => tracing::debug!(purged, "purged rate-limit windows"),
             Err(error) => tracing::warn!(%error, "purging rate-limit windows failed"),
+        }
+        let idle = clickwrap_domain::Timestamp::from_datetime(now)
+            .saturating_sub(clickwrap_domain::tenants::service::CONSOLE_SESSION_IDLE);
+        match store.purge_console_sessions(idle).await {
+            Ok(purged) => tracing::debug!(purged, "purged idle console sessions"),
+            Err(error) => tracing::warn!(%error, "purging idle console sessions failed"),
         }
     }
 }

@@ -155,6 +155,7 @@ fn print_demo(config: &Config, credentials: &demo::DemoCredentials) {
     let d = &credentials.installation;
     println!("Clickwrap demo is ready.");
     println!("  Demo page:        {base}/demo");
+    println!("  Operator console: {base}/console  (one click from the demo page, or sign in with the operator token)");
     println!("  Tenant ID:        {}", d.tenant_id);
     println!("  App ID:           {}", d.app_id);
     println!("  App Key:          {}", credentials.app_key);

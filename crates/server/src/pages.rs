@@ -1,11 +1,13 @@
 //! What the server serves beyond the API: the browser SDK at a versioned path, and in demo mode the
 //! `/demo` page with its small backend (verifying the demo app's Signatures, fetching its
-//! certificates), which plays the part of an operator's own server.
+//! certificates, signing the demo operator in to the console), which plays the part of an
+//! operator's own server.
 
 use std::sync::Arc;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
+use clickwrap_console::ConsoleState;
 use clickwrap_domain::EventId;
 use clickwrap_http::ApiState;
 use clickwrap_http::problem::{ApiError, ApiResult};
@@ -51,7 +53,13 @@ pub(crate) fn demo_routes(config: &mut web::ServiceConfig, credentials: DemoCred
             }),
         )
         .route("/demo/verify", web::post().to(demo_verify))
+        .route("/demo/console", web::post().to(demo_console))
         .route("/demo/certificate/{clickwrapEventId}", web::get().to(demo_certificate));
+}
+
+/// `POST /demo/console`: signs the demo operator in to the console with one click.
+async fn demo_console(console: web::Data<ConsoleState>, demo: web::Data<DemoCredentials>) -> HttpResponse {
+    clickwrap_console::sign_in(&console, &demo.operator_token).await
 }
 
 async fn demo_verify(

@@ -1,0 +1,88 @@
+//! The console's static files, compiled into the binary, with a content-hash ETag each.
+
+/// A static file the console serves under [`Asset::path`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Asset {
+    /// The URL path the pages link to.
+    pub path: &'static str,
+    pub body: &'static str,
+    /// The `Content-Type` header value.
+    pub content_type: &'static str,
+}
+
+/// The style sheet every page links.
+pub const CSS: Asset = Asset {
+    path: "/console/assets/console.css",
+    body: include_str!("../assets/console.css"),
+    content_type: "text/css; charset=utf-8",
+};
+
+/// The script every page loads with `defer`; every page also works without it.
+pub const JS: Asset = Asset {
+    path: "/console/assets/console.js",
+    body: include_str!("../assets/console.js"),
+    content_type: "text/javascript; charset=utf-8",
+};
+
+/// The style sheet of the agreement previews (the frames inherit the page's policy, so their
+/// document links this instead of carrying styles): the SDK dialog's content rules.
+pub const PREVIEW_CSS: Asset = Asset {
+    path: "/console/assets/preview.css",
+    body: include_str!("../assets/preview.css"),
+    content_type: "text/css; charset=utf-8",
+};
+
+/// Every asset, for mounting them in one loop.
+pub const ALL: [Asset; 3] = [CSS, JS, PREVIEW_CSS];
+
+impl Asset {
+    /// The asset whose URL path is `path`.
+    pub fn find(path: &str) -> Option<Asset> {
+        ALL.into_iter().find(|asset| asset.path == path)
+    }
+
+    /// A strong ETag (quoted) from a 64-bit FNV-1a hash of the body: the same bytes give the same tag
+    /// on every instance and every start, a changed file gives a new one.
+    pub fn etag(&self) -> String {
+        format!("\"{:016x}\"", fnv1a_64(self.body.as_bytes()))
+    }
+}
+
+/// FNV-1a, 64 bits: not for security, only to tell versions of a file apart.
+fn fnv1a_64(bytes: &[u8]) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.iter().fold(OFFSET_BASIS, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(PRIME))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_matches_the_reference_values() {
+        assert_eq!(fnv1a_64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a_64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a_64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn etags_are_quoted_stable_and_distinct() {
+        assert_eq!(CSS.etag(), CSS.etag());
+        assert_ne!(CSS.etag(), JS.etag());
+        let tag = JS.etag();
+        assert!(tag.starts_with('"') && tag.ends_with('"') && tag.len() == 18, "{tag}");
+        assert_eq!(Asset::find("/console/assets/console.js"), Some(JS));
+        assert_eq!(Asset::find("/console/assets/other.js"), None);
+        assert!(CSS.content_type.starts_with("text/css") && JS.content_type.starts_with("text/javascript"));
+    }
+
+    #[test]
+    fn assets_keep_the_content_security_policy() {
+        assert!(!JS.body.contains("eval("), "no eval under the CSP");
+        assert!(JS.body.contains("'use strict'"));
+        assert!(!JS.body.contains("confirm("), "destructive actions are confirmed by a checkbox");
+        assert!(CSS.body.contains(":focus-visible"));
+        assert!(CSS.body.lines().count() <= 420, "the style sheet stays small");
+    }
+}

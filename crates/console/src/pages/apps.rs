@@ -1,0 +1,245 @@
+//! Apps: list, create (secrets shown once), edit, regenerate the App Key and the webhook signing
+//! secret, and the webhook delivery history with redelivery.
+
+use actix_web::HttpRequest;
+use actix_web::web::{Bytes, Data, Path};
+use clickwrap_domain::apps::models::{App, InvalidOrigins, Origin, parse_origins};
+use clickwrap_domain::apps::service::{AppChanges, CreateAppError, NewApp, UpdateAppError};
+use clickwrap_domain::consent::queries::PageLimit;
+use clickwrap_domain::webhooks::history::{ListDeliveriesError, RedeliverError};
+use clickwrap_domain::webhooks::url::WebhookUrl;
+use clickwrap_domain::{AppId, DeliveryId, Name};
+
+use super::{PageResult, chrome, page};
+use crate::ConsoleState;
+use crate::error::ConsoleError;
+use crate::form::{Form, lines};
+use crate::session::{SignedIn, change, redirect_with};
+use crate::views::{self, Section};
+
+fn app_id(text: &str) -> Result<AppId, ConsoleError> {
+    AppId::parse(text).map_err(|_| ConsoleError::NotFound("the app"))
+}
+
+async fn find_app(state: &ConsoleState, session: &SignedIn, id: &str) -> Result<App, ConsoleError> {
+    state.service.find_app(session.tenant_id(), app_id(id)?).await?.ok_or(ConsoleError::NotFound("the app"))
+}
+
+fn name(text: &str) -> Result<Name, ConsoleError> {
+    Name::parse(text).map_err(|e| ConsoleError::invalid("Name", e))
+}
+
+fn webhook_url(state: &ConsoleState, text: &str) -> Result<WebhookUrl, ConsoleError> {
+    WebhookUrl::parse_with_exemptions(text, |ip| state.webhook_allow.contains(ip))
+        .map_err(|e| ConsoleError::invalid("Webhook URL", e))
+}
+
+fn origins(text: &str) -> Result<Vec<Origin>, ConsoleError> {
+    parse_origins(&lines(text)).map_err(|e| match e {
+        InvalidOrigins::Invalid { index, source } => {
+            ConsoleError::Invalid(format!("Allowed origins, line {}: {source}", index + 1))
+        }
+        InvalidOrigins::TooMany => ConsoleError::invalid("Allowed origins", e),
+    })
+}
+
+impl From<CreateAppError> for ConsoleError {
+    fn from(error: CreateAppError) -> Self {
+        match error {
+            CreateAppError::WebhookUrlRejected(e) => ConsoleError::invalid("Webhook URL", e),
+            CreateAppError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<UpdateAppError> for ConsoleError {
+    fn from(error: UpdateAppError) -> Self {
+        match error {
+            UpdateAppError::NotFound => ConsoleError::NotFound("the app"),
+            UpdateAppError::WebhookUrlRejected(e) => ConsoleError::invalid("Webhook URL", e),
+            UpdateAppError::Storage(e) => e.into(),
+        }
+    }
+}
+
+/// `GET /console/apps`.
+pub(super) async fn list(state: Data<ConsoleState>, session: SignedIn) -> PageResult {
+    let apps = state.service.list_apps(session.tenant_id()).await?;
+    Ok(page(&session, views::apps::list(&chrome(&session, Section::Apps), &apps)))
+}
+
+/// `POST /console/apps`: the new app's page, with its App Key and webhook signing secret shown
+/// this once.
+pub(super) async fn create(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let new = || -> Result<NewApp, ConsoleError> {
+        Ok(NewApp {
+            name: name(form.text("name"))?,
+            webhook_url: form.optional("webhook_url").map(|url| webhook_url(&state, url)).transpose()?,
+            allowed_origins: origins(form.text("allowed_origins"))?,
+        })
+    };
+    let created = match new() {
+        Ok(new) => state.service.create_app(&admin, new).await,
+        Err(invalid) => return Ok(redirect_with("/console/apps", false, &invalid.to_string())),
+    };
+    match created {
+        Ok(created) => Ok(page(
+            &session,
+            views::apps::created(
+                &chrome(&session, Section::Apps),
+                &created.app,
+                created.app_key.expose(),
+                created.webhook_signing_secret.expose(),
+            ),
+        )),
+        Err(CreateAppError::WebhookUrlRejected(e)) => {
+            Ok(redirect_with("/console/apps", false, &ConsoleError::invalid("Webhook URL", e).to_string()))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `GET /console/apps/{appId}`: settings, with the SSRF guard's verdict on the webhook URL.
+pub(super) async fn detail(state: Data<ConsoleState>, session: SignedIn, path: Path<String>) -> PageResult {
+    let app = find_app(&state, &session, &path).await?;
+    let verdict = match &app.webhook_url {
+        None => None,
+        Some(url) => Some(match state.service.ports().webhook_guard.vet(url).await {
+            Ok(()) => (true, "Accepted: the host resolves to addresses webhooks may reach.".to_owned()),
+            Err(rejected) => (false, format!("Rejected: {}", rejected.0)),
+        }),
+    };
+    let verdict =
+        verdict.as_ref().map(|(accepted, message)| views::apps::WebhookVerdict { accepted: *accepted, message });
+    Ok(page(&session, views::apps::detail(&chrome(&session, Section::Apps), &app, verdict)))
+}
+
+/// `POST /console/apps/{appId}`: name, webhook URL and switch, allowed origins.
+pub(super) async fn update(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = app_id(&path)?;
+    let here = format!("/console/apps/{id}");
+    let changes = || -> Result<AppChanges, ConsoleError> {
+        Ok(AppChanges {
+            name: Some(name(form.text("name"))?),
+            webhook_url: Some(form.optional("webhook_url").map(|url| webhook_url(&state, url)).transpose()?),
+            webhook_enabled: Some(form.checked("webhook_enabled")),
+            allowed_origins: Some(origins(form.text("allowed_origins"))?),
+        })
+    };
+    let changes = match changes() {
+        Ok(changes) => changes,
+        Err(invalid) => return Ok(redirect_with(&here, false, &invalid.to_string())),
+    };
+    match state.service.update_app(&admin, id, changes).await {
+        Ok(_) => Ok(redirect_with(&here, true, "The app was saved.")),
+        Err(UpdateAppError::WebhookUrlRejected(e)) => {
+            Ok(redirect_with(&here, false, &ConsoleError::invalid("Webhook URL", e).to_string()))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The change is confirmed by its checkbox, or sent back to the app's page.
+fn confirmed(form: &Form, here: &str) -> Option<actix_web::HttpResponse> {
+    (!form.checked("confirm")).then(|| redirect_with(here, false, "Tick the confirmation box to go ahead."))
+}
+
+/// `POST /console/apps/{appId}/app-key`: a new App Key, shown once; the old one fails at once.
+pub(super) async fn regenerate_key(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = app_id(&path)?;
+    if let Some(back) = confirmed(&form, &format!("/console/apps/{id}")) {
+        return Ok(back);
+    }
+    let key = state.service.regenerate_app_key(&admin, id).await?;
+    let app = find_app(&state, &session, &path).await?;
+    Ok(page(&session, views::apps::regenerated(&chrome(&session, Section::Apps), &app, "App Key", key.expose())))
+}
+
+/// `POST /console/apps/{appId}/webhook-signing-secret`: a new secret, shown once.
+pub(super) async fn rotate_secret(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = app_id(&path)?;
+    if let Some(back) = confirmed(&form, &format!("/console/apps/{id}")) {
+        return Ok(back);
+    }
+    let secret = state.service.rotate_webhook_secret(&admin, id).await?;
+    let app = find_app(&state, &session, &path).await?;
+    let markup =
+        views::apps::regenerated(&chrome(&session, Section::Apps), &app, "webhook signing secret", secret.expose());
+    Ok(page(&session, markup))
+}
+
+/// `GET /console/apps/{appId}/webhooks?cursor=`: deliveries, newest first, with every attempt.
+pub(super) async fn deliveries(
+    state: Data<ConsoleState>,
+    session: SignedIn,
+    path: Path<String>,
+    request: HttpRequest,
+) -> PageResult {
+    let app = find_app(&state, &session, &path).await?;
+    let query = Form::parse(request.query_string().as_bytes());
+    let listed = state
+        .service
+        .list_webhook_deliveries(
+            &*state.deliveries,
+            session.tenant_id(),
+            app.id,
+            query.optional("cursor"),
+            PageLimit::DEFAULT,
+        )
+        .await;
+    let delivery_page = match listed {
+        Ok(delivery_page) => delivery_page,
+        Err(ListDeliveriesError::AppNotFound) => return Err(ConsoleError::NotFound("the app")),
+        Err(ListDeliveriesError::InvalidCursor) => {
+            return Err(ConsoleError::Invalid(
+                "The page link is not valid any more; start from the first page.".into(),
+            ));
+        }
+        Err(ListDeliveriesError::Storage(e)) => return Err(e.into()),
+    };
+    Ok(page(&session, views::apps::deliveries(&chrome(&session, Section::Apps), &app, &delivery_page)))
+}
+
+/// `POST /console/webhook-deliveries/{id}/redeliver` (field `app_id`, to come back to).
+pub(super) async fn redeliver(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = DeliveryId::parse(&path).map_err(|_| ConsoleError::NotFound("the webhook delivery"))?;
+    let back = match AppId::parse(form.text("app_id")) {
+        Ok(app) => format!("/console/apps/{app}/webhooks"),
+        Err(_) => "/console".to_owned(),
+    };
+    match state.service.redeliver_webhook(&*state.deliveries, &admin, id).await {
+        Ok(()) => Ok(redirect_with(&back, true, "The delivery was queued to be sent again now.")),
+        Err(RedeliverError::NotFound) => Err(ConsoleError::NotFound("the webhook delivery")),
+        Err(RedeliverError::Storage(e)) => Err(e.into()),
+    }
+}

@@ -1,0 +1,136 @@
+//! The console's routes: one handler per page or form, each driving the same use cases as the
+//! operator API. Pages are answered with the security headers of [`with_security_headers`].
+
+mod apps;
+mod evidence;
+mod operators;
+
+pub(crate) use operators::sign_in;
+mod templates;
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
+use maud::Markup;
+
+use crate::assets::Asset;
+use crate::error::ConsoleError;
+use crate::session::{SignedIn, consume_notice};
+use crate::views::{Chrome, Flash, Section};
+
+/// Largest form body: a template draft carries a whole agreement.
+const FORM_LIMIT: usize = 4 * 1024 * 1024;
+
+pub(crate) type PageResult = Result<HttpResponse, ConsoleError>;
+
+/// The page's policy: scripts, styles, fonts and images from this origin (and agreement logos and
+/// images over https), frames only of our own sandboxed previews, never framed, forms posting only
+/// here.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' https: data:; frame-src 'self'; frame-ancestors 'none'; form-action 'self'; \
+     base-uri 'none'; object-src 'none'";
+
+/// The headers every console answer carries.
+pub(crate) fn with_security_headers(response: &mut HttpResponseBuilder) {
+    response
+        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .insert_header((header::X_FRAME_OPTIONS, "DENY"))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "same-origin"))
+        .insert_header((header::CACHE_CONTROL, "no-store"));
+}
+
+/// A page with `status`, with the security headers.
+pub(crate) fn html(status: actix_web::http::StatusCode, markup: Markup) -> HttpResponse {
+    let mut response = HttpResponse::build(status);
+    with_security_headers(&mut response);
+    response.content_type("text/html; charset=utf-8").body(markup.into_string())
+}
+
+/// A signed-in page: the notice it showed is used up.
+pub(crate) fn page(session: &SignedIn, markup: Markup) -> HttpResponse {
+    let mut response = HttpResponse::Ok();
+    with_security_headers(&mut response);
+    consume_notice(&mut response, session);
+    response.content_type("text/html; charset=utf-8").body(markup.into_string())
+}
+
+/// The page chrome for `session` in `section`.
+pub(crate) fn chrome(session: &SignedIn, section: Section) -> Chrome<'_> {
+    Chrome {
+        tenant_name: session.operator.tenant.name.as_str(),
+        operator_name: session.operator.token_name.as_str(),
+        can_change: session.can_change(),
+        csrf_token: &session.csrf,
+        section,
+        flash: session.notice.as_ref().map(|n| if n.ok { Flash::Success(&n.text) } else { Flash::Error(&n.text) }),
+    }
+}
+
+pub(crate) fn configure(config: &mut web::ServiceConfig) {
+    config.service(
+        web::scope("/console")
+            .app_data(web::PayloadConfig::new(FORM_LIMIT))
+            .route("", web::get().to(operators::overview))
+            .route("/", web::get().to(operators::overview))
+            .route("/login", web::get().to(operators::login_form))
+            .route("/login", web::post().to(operators::login))
+            .route("/logout", web::post().to(operators::logout))
+            .route("/assets/{file}", web::get().to(asset))
+            .route("/apps", web::get().to(apps::list))
+            .route("/apps", web::post().to(apps::create))
+            .route("/apps/{appId}", web::get().to(apps::detail))
+            .route("/apps/{appId}", web::post().to(apps::update))
+            .route("/apps/{appId}/app-key", web::post().to(apps::regenerate_key))
+            .route("/apps/{appId}/webhook-signing-secret", web::post().to(apps::rotate_secret))
+            .route("/apps/{appId}/webhooks", web::get().to(apps::deliveries))
+            .route("/webhook-deliveries/{deliveryId}/redeliver", web::post().to(apps::redeliver))
+            .route("/templates", web::get().to(templates::list))
+            .route("/templates", web::post().to(templates::create))
+            .route("/templates/{id}", web::get().to(templates::detail))
+            .route("/templates/{id}/settings", web::post().to(templates::settings))
+            .route("/templates/{id}/enable", web::post().to(templates::enable))
+            .route("/templates/{id}/disable", web::post().to(templates::disable))
+            .route("/templates/{id}/apps", web::post().to(templates::link_apps))
+            .route("/templates/{id}/versions", web::post().to(templates::publish))
+            .route("/templates/{id}/versions/{version}", web::get().to(templates::version))
+            .route("/templates/{id}/diff", web::get().to(templates::diff))
+            .route("/templates/{id}/draft", web::get().to(templates::draft))
+            .route("/templates/{id}/draft", web::post().to(templates::save_draft))
+            .route("/templates/{id}/customizations", web::get().to(templates::customizations))
+            .route("/templates/{id}/customizations", web::post().to(templates::save_customizations))
+            .route("/templates/{id}/preview-view", web::get().to(templates::preview_view))
+            .route("/preview", web::post().to(templates::preview))
+            .route("/events", web::get().to(evidence::list))
+            .route("/events/export", web::get().to(evidence::export))
+            .route("/events/{id}", web::get().to(evidence::detail))
+            .route("/events/{id}/certificate", web::get().to(evidence::certificate))
+            .route("/events/{id}/agreement", web::get().to(evidence::agreement))
+            .route("/status", web::get().to(evidence::status))
+            .route("/audit", web::get().to(operators::audit))
+            .route("/tokens", web::get().to(operators::tokens))
+            .route("/tokens", web::post().to(operators::create_token))
+            .route("/tokens/{id}/revoke", web::post().to(operators::revoke_token))
+            .default_service(web::to(not_found)),
+    );
+}
+
+async fn not_found() -> PageResult {
+    Err(ConsoleError::NotFound("this page"))
+}
+
+/// A static file with its ETag; `If-None-Match` with the same tag answers 304.
+async fn asset(request: HttpRequest) -> PageResult {
+    let asset = Asset::find(request.path()).ok_or(ConsoleError::NotFound("this file"))?;
+    let etag = asset.etag();
+    let fresh = request
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == etag));
+    let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
+    response
+        .insert_header((header::ETAG, etag))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    Ok(if fresh { response.finish() } else { response.content_type(asset.content_type).body(asset.body) })
+}

@@ -1,0 +1,529 @@
+//! Templates: list and create; settings, enable/disable, app links and publishing; the draft
+//! editor with its live preview; dialog customizations; published versions and their diff.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use actix_web::http::StatusCode;
+use actix_web::web::{Bytes, Data, Path};
+use actix_web::{HttpRequest, HttpResponse};
+use clickwrap_domain::content::placeholders::{PlaceholderName, PlaceholderValues, render};
+use clickwrap_domain::content::sanitize::{SanitizedHtml, sanitize};
+use clickwrap_domain::templates::customizations::{AgreementMode, ButtonStyle, Color, Customizations, TextOverrides};
+use clickwrap_domain::templates::models::{PublishError, Template};
+use clickwrap_domain::templates::service::{
+    EnableTemplateError, NewTemplate, PublishVersionError, TemplateChanges, TemplateError,
+};
+use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
+use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use serde_json::{Map, Value, json};
+
+use super::{PageResult, chrome, html as html_page, page, with_security_headers};
+use crate::ConsoleState;
+use crate::error::ConsoleError;
+use crate::form::{Form, comma_list};
+use crate::session::{SignedIn, change, redirect_with};
+use crate::views::{self, Section};
+
+impl From<TemplateError> for ConsoleError {
+    fn from(error: TemplateError) -> Self {
+        match error {
+            TemplateError::NotFound => ConsoleError::NotFound("the template"),
+            TemplateError::UnknownApp(app) => ConsoleError::Invalid(format!("{app} is not an app of this tenant")),
+            TemplateError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<PublishVersionError> for ConsoleError {
+    fn from(error: PublishVersionError) -> Self {
+        match error {
+            PublishVersionError::NotFound => ConsoleError::NotFound("the template"),
+            PublishVersionError::Invalid(PublishError::EmptyDraft) => {
+                ConsoleError::Invalid("The draft has no content to publish yet.".into())
+            }
+            PublishVersionError::Invalid(e) => ConsoleError::Invalid(format!("Cannot publish: {e}")),
+            PublishVersionError::Conflict => {
+                ConsoleError::Conflict("Another version was published at the same time; look again and retry.".into())
+            }
+            PublishVersionError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<EnableTemplateError> for ConsoleError {
+    fn from(error: EnableTemplateError) -> Self {
+        match error {
+            EnableTemplateError::NotFound => ConsoleError::NotFound("the template"),
+            EnableTemplateError::NoVersion(_) => {
+                ConsoleError::Invalid("A template can be enabled only after a version was published.".into())
+            }
+            EnableTemplateError::Storage(e) => e.into(),
+        }
+    }
+}
+
+fn template_id(text: &str) -> Result<TemplateId, ConsoleError> {
+    TemplateId::parse(text).map_err(|_| ConsoleError::NotFound("the template"))
+}
+
+fn here(id: TemplateId) -> String {
+    format!("/console/templates/{id}")
+}
+
+/// A launch language by its code (`en`, `de`, …).
+fn language(code: &str) -> Option<Language> {
+    Language::ALL.into_iter().find(|l| l.code() == code)
+}
+
+fn now(state: &ConsoleState) -> Timestamp {
+    state.service.ports().clock.now()
+}
+
+/// A user error goes back to `back` as a notice; anything else is the error page.
+fn back_on_invalid(back: &str, result: Result<HttpResponse, ConsoleError>) -> PageResult {
+    match result {
+        Err(ConsoleError::Invalid(message) | ConsoleError::Conflict(message)) => {
+            Ok(redirect_with(back, false, &message))
+        }
+        other => other,
+    }
+}
+
+/// `GET /console/templates?tag=`.
+pub(super) async fn list(state: Data<ConsoleState>, session: SignedIn, request: HttpRequest) -> PageResult {
+    let query = Form::parse(request.query_string().as_bytes());
+    let templates = state.service.list_templates(session.tenant_id()).await?;
+    let all_tags: BTreeSet<String> =
+        templates.iter().flat_map(|t| t.tags.iter().map(|tag| tag.as_str().to_owned())).collect();
+    let all_tags: Vec<String> = all_tags.into_iter().collect();
+    let filter = query.optional("tag");
+    let shown: Vec<Template> = match filter.map(Tag::parse) {
+        Some(Ok(tag)) => templates.into_iter().filter(|t| t.tags.contains(&tag)).collect(),
+        Some(Err(_)) => Vec::new(),
+        None => templates,
+    };
+    let markup = views::templates::list(&chrome(&session, Section::Templates), &shown, now(&state), filter, &all_tags);
+    Ok(page(&session, markup))
+}
+
+/// `POST /console/templates`: a new draft, then its editor.
+pub(super) async fn create(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let result = async {
+        let new = NewTemplate {
+            name: Name::parse(form.text("name")).map_err(|e| ConsoleError::invalid("Name", e))?,
+            tags: comma_list(form.text("tags"))
+                .iter()
+                .map(|t| Tag::parse(t).map_err(|e| ConsoleError::invalid("Tags", e)))
+                .collect::<Result<_, _>>()?,
+            app_ids: BTreeSet::new(),
+            default_language: language(form.text("default_language")).unwrap_or(Language::English),
+            content: BTreeMap::new(),
+            customizations: Customizations::default(),
+            always_require_acceptance: false,
+        };
+        let template = state.service.create_template(&admin, new).await?;
+        let editor = format!("/console/templates/{}/draft?language={}", template.id, template.default_language.code());
+        Ok(redirect_with(&editor, true, "The template was created. Write its first draft."))
+    }
+    .await;
+    back_on_invalid("/console/templates", result)
+}
+
+/// `GET /console/templates/{id}`.
+pub(super) async fn detail(state: Data<ConsoleState>, session: SignedIn, path: Path<String>) -> PageResult {
+    let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
+    let apps = state.service.list_apps(session.tenant_id()).await?;
+    let markup = views::templates::detail(&chrome(&session, Section::Templates), &template, now(&state), &apps);
+    Ok(page(&session, markup))
+}
+
+/// `POST /console/templates/{id}/settings`: name, tags, default language, always-require.
+pub(super) async fn settings(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = template_id(&path)?;
+    let result = async {
+        let changes = TemplateChanges {
+            name: Some(Name::parse(form.text("name")).map_err(|e| ConsoleError::invalid("Name", e))?),
+            tags: Some(
+                comma_list(form.text("tags"))
+                    .iter()
+                    .map(|t| Tag::parse(t).map_err(|e| ConsoleError::invalid("Tags", e)))
+                    .collect::<Result<_, _>>()?,
+            ),
+            default_language: Some(
+                language(form.text("default_language"))
+                    .ok_or_else(|| ConsoleError::Invalid("Default language: choose one of the list.".into()))?,
+            ),
+            always_require_acceptance: Some(form.checked("always_require_acceptance")),
+        };
+        state.service.update_template(&admin, id, changes).await?;
+        Ok(redirect_with(&here(id), true, "The settings were saved."))
+    }
+    .await;
+    back_on_invalid(&here(id), result)
+}
+
+/// `POST /console/templates/{id}/enable`.
+pub(super) async fn enable(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, _) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = template_id(&path)?;
+    let result = match state.service.enable_template(&admin, id).await {
+        Ok(_) => Ok(redirect_with(&here(id), true, "The template is enabled: its effective version is served.")),
+        Err(e) => Err(e.into()),
+    };
+    back_on_invalid(&here(id), result)
+}
+
+/// `POST /console/templates/{id}/disable` (confirmed by its checkbox).
+pub(super) async fn disable(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = template_id(&path)?;
+    if !form.checked("confirm") {
+        return Ok(redirect_with(&here(id), false, "Tick the confirmation box to disable the template."));
+    }
+    state.service.disable_template(&admin, id).await?;
+    Ok(redirect_with(&here(id), true, "The template is disabled: it is no longer served."))
+}
+
+/// `POST /console/templates/{id}/apps`: the linked apps (`app_ids`; none = every app).
+pub(super) async fn link_apps(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = template_id(&path)?;
+    let result = async {
+        let app_ids: BTreeSet<AppId> = form
+            .all("app_ids")
+            .into_iter()
+            .map(|a| AppId::parse(a).map_err(|e| ConsoleError::invalid("Apps", e)))
+            .collect::<Result<_, _>>()?;
+        state.service.set_template_apps(&admin, id, app_ids).await?;
+        Ok(redirect_with(&here(id), true, "The linked apps were saved."))
+    }
+    .await;
+    back_on_invalid(&here(id), result)
+}
+
+/// A `datetime-local` value (`2026-12-01T09:30` or with seconds), read as UTC.
+fn utc_datetime(text: &str) -> Result<Timestamp, ConsoleError> {
+    let rfc3339 = match text.len() {
+        16 => format!("{text}:00Z"),
+        _ => format!("{text}Z"),
+    };
+    Timestamp::parse_rfc3339(&rfc3339)
+        .map_err(|_| ConsoleError::Invalid("Effective from: give a date and time like 2026-12-01 09:30 (UTC).".into()))
+}
+
+/// `POST /console/templates/{id}/versions`: publishes the draft (`kind`, optional `effective_at`).
+pub(super) async fn publish(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = template_id(&path)?;
+    let result = async {
+        let kind = match form.text("kind") {
+            "MINOR" => VersionKind::Minor,
+            _ => VersionKind::Major,
+        };
+        let effective_at = form.optional("effective_at").map(utc_datetime).transpose()?;
+        let (_, version) = state.service.publish_version(&admin, id, kind, effective_at).await?;
+        let message = if version.effective_at > now(&state) {
+            format!("Version {} is published and scheduled.", version.number)
+        } else {
+            format!("Version {} is published and in force.", version.number)
+        };
+        Ok(redirect_with(&here(id), true, &message))
+    }
+    .await;
+    back_on_invalid(&here(id), result)
+}
+
+/// `GET /console/templates/{id}/versions/{major.minor}`: the content as published.
+pub(super) async fn version(state: Data<ConsoleState>, session: SignedIn, path: Path<(String, String)>) -> PageResult {
+    let (id, number) = path.into_inner();
+    let template = state.service.get_template(session.tenant_id(), template_id(&id)?).await?;
+    let number = VersionNumber::parse(&number).map_err(|_| ConsoleError::NotFound("the version"))?;
+    let version = template.version(number).ok_or(ConsoleError::NotFound("the version"))?;
+    let markup = views::templates::version(&chrome(&session, Section::Templates), &template, version, now(&state));
+    Ok(page(&session, markup))
+}
+
+/// `GET /console/templates/{id}/diff?a=1.0&b=2.0&language=en`.
+pub(super) async fn diff(
+    state: Data<ConsoleState>,
+    session: SignedIn,
+    path: Path<String>,
+    request: HttpRequest,
+) -> PageResult {
+    let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
+    let query = Form::parse(request.query_string().as_bytes());
+    let pick = |name: &str| {
+        VersionNumber::parse(query.text(name)).ok().and_then(|n| template.version(n)).ok_or_else(|| {
+            ConsoleError::Invalid(format!("Compare: choose two published versions ({name} is missing)."))
+        })
+    };
+    let result = (|| {
+        let (a, b) = (pick("a")?, pick("b")?);
+        let language = language(query.text("language")).unwrap_or(template.default_language);
+        let text = |v: &clickwrap_domain::templates::models::TemplateVersion| {
+            v.content.get(&language).map(SanitizedHtml::as_str).unwrap_or_default().to_owned()
+        };
+        let lines = crate::diff::diff_lines(&text(a), &text(b));
+        Ok(views::templates::diff(&chrome(&session, Section::Templates), &template, a, b, language, &lines))
+    })();
+    match result {
+        Ok(markup) => Ok(page(&session, markup)),
+        Err(ConsoleError::Invalid(message)) => Ok(redirect_with(&here(template.id), false, &message)),
+        Err(e) => Err(e),
+    }
+}
+
+/// `GET /console/templates/{id}/draft?language=xx`: the editor, with the preview as rendered.
+pub(super) async fn draft(
+    state: Data<ConsoleState>,
+    session: SignedIn,
+    path: Path<String>,
+    request: HttpRequest,
+) -> PageResult {
+    let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
+    let query = Form::parse(request.query_string().as_bytes());
+    let language = language(query.text("language")).unwrap_or(template.default_language);
+    let preview = match template.draft.get(&language) {
+        Some(html) => preview_document(language, &render(html, &PlaceholderValues::default())),
+        None => preview_document(language, ""),
+    };
+    let markup = views::templates::draft(&chrome(&session, Section::Templates), &template, language, &preview);
+    Ok(page(&session, markup))
+}
+
+/// `POST /console/templates/{id}/draft`: one language's content (blank removes the language).
+pub(super) async fn save_draft(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = template_id(&path)?;
+    let language = language(form.text("language")).unwrap_or(Language::English);
+    let editor = format!("/console/templates/{id}/draft?language={}", language.code());
+    let result = async {
+        let mut content = state.service.get_template(admin.tenant_id(), id).await?.draft;
+        match form.optional("content") {
+            None => {
+                content.remove(&language);
+            }
+            Some(raw) => {
+                let clean = sanitize(raw).map_err(|e| ConsoleError::invalid("Content", e))?;
+                content.insert(language, clean);
+            }
+        }
+        state.service.save_draft(&admin, id, content).await?;
+        Ok(redirect_with(&editor, true, "The draft was saved (sanitized: scripts and event handlers are removed)."))
+    }
+    .await;
+    back_on_invalid(&editor, result)
+}
+
+/// `POST /console/preview` (`content`, `language`, `sample.<placeholder>`): the content as the
+/// SDK would show it, sanitized and filled, as a document for the preview frame.
+pub(super) async fn preview(request: HttpRequest, body: Bytes) -> PageResult {
+    let (_, form) = change(&request, &body).await?;
+    let language = language(form.text("language")).unwrap_or(Language::English);
+    let clean = sanitize(form.get("content").unwrap_or_default()).map_err(|e| ConsoleError::invalid("Content", e))?;
+    let mut values = PlaceholderValues::default();
+    for (name, value) in form.with_prefix("sample.") {
+        if let Ok(name) = PlaceholderName::parse(name)
+            && !value.is_empty()
+        {
+            // A value the domain refuses is left out of the preview, as the SDK would leave it out.
+            let _ = values.insert(name, value);
+        }
+    }
+    Ok(html_page(StatusCode::OK, PreEscaped(preview_document(language, &render(&clean, &values)))))
+}
+
+/// The preview frame's document: the rendered content, styled like the SDK's dialog content.
+fn preview_document(language: Language, rendered: &str) -> String {
+    let document: Markup = html! {
+        (DOCTYPE)
+        html lang=(language.code()) {
+            head {
+                meta charset="utf-8";
+                link rel="stylesheet" href="/console/assets/preview.css";
+            }
+            body { (PreEscaped(rendered)) }
+        }
+    };
+    document.into_string()
+}
+
+/// `GET /console/templates/{id}/customizations`.
+pub(super) async fn customizations(state: Data<ConsoleState>, session: SignedIn, path: Path<String>) -> PageResult {
+    let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
+    Ok(page(&session, views::templates::customizations(&chrome(&session, Section::Templates), &template)))
+}
+
+/// The customizations a form describes; what is left blank takes its default.
+fn parse_customizations(form: &Form) -> Result<Customizations, ConsoleError> {
+    let color = |field: &str, label: &str| {
+        form.optional(field).map(|c| Color::parse(c).map_err(|e| ConsoleError::invalid(label, e))).transpose()
+    };
+    let style = |field: &str, label: &str| match form.optional(field) {
+        Some(s) => ButtonStyle::parse(s).map_err(|e| ConsoleError::invalid(label, e)),
+        None => Ok(ButtonStyle::default()),
+    };
+    let mut result = Customizations {
+        agreement_mode: match form.text("agreement_mode") {
+            "CHECKBOX" => AgreementMode::Checkbox,
+            _ => AgreementMode::Scroll,
+        },
+        ..Customizations::default()
+    };
+    result.theme.primary_color = color("primary_color", "Primary colour")?;
+    result.theme.background_color = color("background_color", "Background colour")?;
+    result.theme.text_color = color("text_color", "Text colour")?;
+    result.theme.border_radius =
+        form.optional("border_radius")
+            .map(|r| {
+                r.parse::<u64>().ok().and_then(|r| Customizations::parse_border_radius(r).ok()).ok_or_else(|| {
+                    ConsoleError::Invalid("Corner radius: a whole number of pixels from 0 to 48.".into())
+                })
+            })
+            .transpose()?;
+    result.buttons.accept_style = style("accept_style", "Accept button")?;
+    result.buttons.decline_style = style("decline_style", "Decline button")?;
+    result.buttons.show_decline = form.checked("show_decline");
+    result.logo_url = form
+        .optional("logo_url")
+        .map(|u| Customizations::parse_logo_url(u).map_err(|e| ConsoleError::invalid("Logo URL", e)))
+        .transpose()?;
+    for language in Language::ALL {
+        let text = |key: &str| {
+            let field = format!("texts.{}.{key}", language.code());
+            form.optional(&field)
+                .map(|t| {
+                    Customizations::parse_text(t)
+                        .map_err(|e| ConsoleError::Invalid(format!("{} ({}): {e}", key, language.code())))
+                })
+                .transpose()
+        };
+        let overrides = TextOverrides {
+            title: text("title")?,
+            accept_button: text("accept_button")?,
+            decline_button: text("decline_button")?,
+            checkbox_label: text("checkbox_label")?,
+            version_label: text("version_label")?,
+        };
+        if overrides != TextOverrides::default() {
+            result.texts.insert(language, overrides);
+        }
+    }
+    Ok(result)
+}
+
+/// `POST /console/templates/{id}/customizations`.
+pub(super) async fn save_customizations(
+    state: Data<ConsoleState>,
+    request: HttpRequest,
+    path: Path<String>,
+    body: Bytes,
+) -> PageResult {
+    let (session, form) = change(&request, &body).await?;
+    let admin = session.admin()?;
+    let id = template_id(&path)?;
+    let back = format!("/console/templates/{id}/customizations");
+    let result = async {
+        state.service.set_customizations(&admin, id, parse_customizations(&form)?).await?;
+        Ok(redirect_with(&back, true, "The dialog customizations were saved."))
+    }
+    .await;
+    back_on_invalid(&back, result)
+}
+
+/// `GET /console/templates/{id}/preview-view?language=xx`: what the SDK's dialog needs to show
+/// the draft (the shape of `GET /clickwrap`), for the dialog preview on the customizations page.
+pub(super) async fn preview_view(
+    state: Data<ConsoleState>,
+    session: SignedIn,
+    path: Path<String>,
+    request: HttpRequest,
+) -> PageResult {
+    let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
+    let query = Form::parse(request.query_string().as_bytes());
+    let language = language(query.text("language")).unwrap_or(template.default_language);
+    let latest = template.latest_version();
+    let content = template
+        .draft
+        .get(&language)
+        .or_else(|| latest.and_then(|v| v.content.get(&language)))
+        .map(|html| render(html, &PlaceholderValues::default()))
+        .unwrap_or_default();
+    let c = &template.customizations;
+    let t = c.texts_for(language);
+    let number = latest.map_or(VersionNumber::FIRST, |v| v.number);
+    let view = json!({
+        "name": template.name.as_str(),
+        "language": language.code(),
+        "content": content,
+        "clickwrapTemplateVersion": number.major,
+        "clickwrapTemplateVersionMinor": number.minor,
+        "effectiveAt": latest.map_or_else(|| now(&state).to_rfc3339(), |v| v.effective_at.to_rfc3339()),
+        "agreementMode": c.agreement_mode.as_str(),
+        "customizations": {
+            "agreementMode": c.agreement_mode.as_str(),
+            "theme": {
+                "primaryColor": c.theme.primary_color.as_ref().map(Color::as_str),
+                "backgroundColor": c.theme.background_color.as_ref().map(Color::as_str),
+                "textColor": c.theme.text_color.as_ref().map(Color::as_str),
+                "borderRadius": c.theme.border_radius,
+            },
+            "buttons": {
+                "acceptStyle": c.buttons.accept_style.as_str(),
+                "declineStyle": c.buttons.decline_style.as_str(),
+                "showDecline": c.buttons.show_decline,
+            },
+            "logoUrl": c.logo_url,
+            "texts": Value::Object(Map::from_iter([
+                ("title".to_owned(), Value::from(t.title)),
+                ("acceptButton".to_owned(), Value::from(t.accept_button)),
+                ("declineButton".to_owned(), Value::from(t.decline_button)),
+                ("checkboxLabel".to_owned(), Value::from(t.checkbox_label)),
+                ("versionLabel".to_owned(), Value::from(t.version_label)),
+            ])),
+        },
+    });
+    let mut response = HttpResponse::Ok();
+    with_security_headers(&mut response);
+    Ok(response.content_type("application/json").body(view.to_string()))
+}
