@@ -7,6 +7,8 @@ mod operators;
 
 pub(crate) use operators::sign_in;
 mod templates;
+#[cfg(test)]
+mod tests;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};

@@ -1,0 +1,233 @@
+//! The console's routes over the in-memory store: sign-in, sessions, CSRF, roles, the security
+//! headers, and that a change through a page is audited as the operator API's are.
+
+use std::sync::Arc;
+
+use actix_web::http::{StatusCode, header};
+use actix_web::{App, HttpResponse, test, web};
+use clickwrap_domain::memory::{self, ManualClock, MemoryStore};
+use clickwrap_domain::service::{ClickwrapService, Settings};
+use clickwrap_domain::tenants::models::{Admin, OperatorRole};
+use clickwrap_domain::webhooks::cidr::AllowCidrs;
+use clickwrap_domain::{Timestamp, audit::models::AuditAction};
+
+use crate::ConsoleState;
+
+struct World {
+    service: ClickwrapService,
+    console: web::Data<ConsoleState>,
+    admin_token: String,
+    viewer_token: String,
+    tenant: clickwrap_domain::TenantId,
+}
+
+async fn world() -> World {
+    let clock = Arc::new(ManualClock::new(Timestamp::parse_rfc3339("2026-11-25T07:00:00.000Z").unwrap()));
+    let (ports, store): (_, Arc<MemoryStore>) = memory::ports(clock);
+    let service = ClickwrapService::start(ports, Settings::default()).await.unwrap();
+    let (tenant, admin_token) = service.create_tenant("Acme <GmbH>", None).await.unwrap();
+    let (_, viewer_token) =
+        service.create_operator_token(&Admin::server(tenant.id), "Auditor", OperatorRole::Viewer).await.unwrap();
+    let console = web::Data::new(ConsoleState {
+        service: service.clone(),
+        deliveries: store,
+        webhook_allow: AllowCidrs::new(Vec::new()),
+        secure_cookies: false,
+        export: Arc::new(|_, _, _| HttpResponse::Ok().body("export")),
+    });
+    World {
+        service,
+        console,
+        admin_token: admin_token.expose().to_owned(),
+        viewer_token: viewer_token.expose().to_owned(),
+        tenant: tenant.id,
+    }
+}
+
+macro_rules! app {
+    ($world:expr) => {{
+        let console = $world.console.clone();
+        test::init_service(App::new().configure(move |c| crate::configure(c, console))).await
+    }};
+}
+
+/// Signs in with `token`: the session cookie's `name=value`.
+macro_rules! sign_in {
+    ($app:expr, $token:expr) => {{
+        let response = test::call_service(
+            &$app,
+            test::TestRequest::post().uri("/console/login").set_form([("token", $token.as_str())]).to_request(),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::SEE_OTHER);
+        let cookie = response.response().cookies().find(|c| c.name() == "clickwrap_console").unwrap();
+        format!("clickwrap_console={}", cookie.value())
+    }};
+}
+
+/// A page's CSRF token, from its `<meta name="csrf-token">`.
+macro_rules! csrf {
+    ($app:expr, $cookie:expr) => {{
+        let request = test::TestRequest::get().uri("/console/apps").insert_header((header::COOKIE, $cookie.clone()));
+        let body = test::call_and_read_body(&$app, request.to_request()).await;
+        let html = String::from_utf8(body.to_vec()).unwrap();
+        let start = html.find("name=\"csrf-token\" content=\"").unwrap() + "name=\"csrf-token\" content=\"".len();
+        html[start..start + html[start..].find('"').unwrap()].to_owned()
+    }};
+}
+
+#[actix_web::test]
+async fn without_a_session_every_page_goes_to_the_sign_in_form() {
+    let w = world().await;
+    let app = app!(w);
+    for uri in ["/console", "/console/apps", "/console/events", "/console/tokens"] {
+        let response = test::call_service(&app, test::TestRequest::get().uri(uri).to_request()).await;
+        assert_eq!(response.status(), StatusCode::SEE_OTHER, "{uri}");
+        assert_eq!(response.headers().get(header::LOCATION).unwrap(), "/console/login");
+    }
+    let forged = test::TestRequest::get().uri("/console").insert_header((header::COOKIE, "clickwrap_console=cs_00"));
+    let response = test::call_service(&app, forged.to_request()).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER, "a made-up cookie is no session");
+}
+
+#[actix_web::test]
+async fn signing_in_sets_a_strict_cookie_and_a_wrong_token_is_the_form_again_with_401() {
+    let w = world().await;
+    let app = app!(w);
+    let wrong = test::TestRequest::post().uri("/console/login").set_form([("token", "ot_nope")]);
+    let response = test::call_service(&app, wrong.to_request()).await;
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    assert!(response.response().cookies().next().is_none());
+    let body = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
+    assert!(body.contains("not valid") && body.contains("name=\"token\""), "{body}");
+
+    let right = test::TestRequest::post().uri("/console/login").set_form([("token", w.admin_token.as_str())]);
+    let response = test::call_service(&app, right.to_request()).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers().get(header::LOCATION).unwrap(), "/console");
+    let set_cookie = response.headers().get(header::SET_COOKIE).unwrap().to_str().unwrap().to_owned();
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/console"] {
+        assert!(set_cookie.contains(attribute), "{set_cookie} lacks {attribute}");
+    }
+    assert!(!set_cookie.contains(&w.admin_token), "the cookie holds a session secret, not the operator token");
+}
+
+#[actix_web::test]
+async fn pages_carry_a_strict_content_security_policy_and_escape_what_operators_typed() {
+    let w = world().await;
+    let app = app!(w);
+    let cookie = sign_in!(app, w.admin_token);
+    let request = test::TestRequest::get().uri("/console").insert_header((header::COOKIE, cookie));
+    let response = test::call_service(&app, request.to_request()).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let csp = response.headers().get(header::CONTENT_SECURITY_POLICY).unwrap().to_str().unwrap().to_owned();
+    assert!(csp.contains("frame-ancestors 'none'") && csp.contains("script-src 'self'") && !csp.contains("unsafe"));
+    assert_eq!(response.headers().get(header::X_FRAME_OPTIONS).unwrap(), "DENY");
+    assert_eq!(response.headers().get(header::X_CONTENT_TYPE_OPTIONS).unwrap(), "nosniff");
+    let body = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
+    assert!(body.contains("Acme &lt;GmbH&gt;"), "the tenant's name is escaped");
+}
+
+#[actix_web::test]
+async fn a_change_needs_the_sessions_csrf_token_and_is_audited_with_its_operator() {
+    let w = world().await;
+    let app = app!(w);
+    let cookie = sign_in!(app, w.admin_token);
+    let other = sign_in!(app, w.admin_token);
+    let other_csrf = csrf!(app, other);
+    for form in [
+        vec![("name", "No token")],
+        vec![("name", "Bad token"), ("csrf_token", "00")],
+        vec![("name", "Another session's token"), ("csrf_token", other_csrf.as_str())],
+    ] {
+        let request = test::TestRequest::post()
+            .uri("/console/apps")
+            .insert_header((header::COOKIE, cookie.clone()))
+            .set_form(form);
+        assert_eq!(test::call_service(&app, request.to_request()).await.status(), StatusCode::FORBIDDEN);
+    }
+    assert!(w.service.list_apps(w.tenant).await.unwrap().is_empty(), "nothing was created");
+
+    let token = csrf!(app, cookie);
+    let request = test::TestRequest::post()
+        .uri("/console/apps")
+        .insert_header((header::COOKIE, cookie.clone()))
+        .set_form([("name", "Web shop"), ("csrf_token", token.as_str())]);
+    let response = test::call_service(&app, request.to_request()).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let body = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
+    assert!(body.contains("ak_") && body.contains("whsec_"), "the new app's secrets are shown once");
+    let apps = w.service.list_apps(w.tenant).await.unwrap();
+    assert_eq!(apps.len(), 1);
+    let log = w.service.audit_log(w.tenant, None, Default::default()).await.unwrap();
+    let entry = log.items.iter().find(|e| e.action == AuditAction::AppCreated).unwrap();
+    assert_eq!(entry.subject_id, apps[0].id.to_string());
+    let operator = w.service.authenticate_operator(&w.admin_token).await.unwrap();
+    assert_eq!(entry.operator_token_id, Some(operator.token_id));
+}
+
+#[actix_web::test]
+async fn a_viewer_reads_every_page_and_changes_nothing() {
+    let w = world().await;
+    let app = app!(w);
+    let cookie = sign_in!(app, w.viewer_token);
+    for uri in
+        ["/console", "/console/apps", "/console/templates", "/console/events", "/console/audit", "/console/tokens"]
+    {
+        let request = test::TestRequest::get().uri(uri).insert_header((header::COOKIE, cookie.clone()));
+        let response = test::call_service(&app, request.to_request()).await;
+        assert_eq!(response.status(), StatusCode::OK, "{uri}");
+        let body = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
+        let forms = body.matches("method=\"post\"").count();
+        assert_eq!(forms, 1, "{uri}: a viewer sees no change form but sign-out");
+    }
+    let token = csrf!(app, cookie);
+    let request = test::TestRequest::post()
+        .uri("/console/apps")
+        .insert_header((header::COOKIE, cookie.clone()))
+        .set_form([("name", "Sneaky"), ("csrf_token", token.as_str())]);
+    assert_eq!(test::call_service(&app, request.to_request()).await.status(), StatusCode::FORBIDDEN);
+    assert!(w.service.list_apps(w.tenant).await.unwrap().is_empty());
+}
+
+#[actix_web::test]
+async fn revoking_the_token_or_signing_out_ends_the_session() {
+    let w = world().await;
+    let app = app!(w);
+    let viewer = sign_in!(app, w.viewer_token);
+    let admin = sign_in!(app, w.admin_token);
+    let page =
+        |cookie: &String| test::TestRequest::get().uri("/console").insert_header((header::COOKIE, cookie.clone()));
+    assert_eq!(test::call_service(&app, page(&viewer).to_request()).await.status(), StatusCode::OK);
+
+    let viewer_id = w.service.authenticate_operator(&w.viewer_token).await.unwrap().token_id;
+    let token = csrf!(app, admin);
+    let revoke = test::TestRequest::post()
+        .uri(&format!("/console/tokens/{viewer_id}/revoke"))
+        .insert_header((header::COOKIE, admin.clone()))
+        .set_form([("confirm", "on"), ("csrf_token", token.as_str())]);
+    assert_eq!(test::call_service(&app, revoke.to_request()).await.status(), StatusCode::SEE_OTHER);
+    assert_eq!(test::call_service(&app, page(&viewer).to_request()).await.status(), StatusCode::SEE_OTHER);
+
+    let logout = test::TestRequest::post()
+        .uri("/console/logout")
+        .insert_header((header::COOKIE, admin.clone()))
+        .set_form([("csrf_token", token.as_str())]);
+    assert_eq!(test::call_service(&app, logout.to_request()).await.status(), StatusCode::SEE_OTHER);
+    assert_eq!(test::call_service(&app, page(&admin).to_request()).await.status(), StatusCode::SEE_OTHER);
+}
+
+#[actix_web::test]
+async fn assets_are_served_with_an_etag_that_revalidates() {
+    let w = world().await;
+    let app = app!(w);
+    let response =
+        test::call_service(&app, test::TestRequest::get().uri("/console/assets/console.css").to_request()).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let etag = response.headers().get(header::ETAG).unwrap().clone();
+    let again =
+        test::TestRequest::get().uri("/console/assets/console.css").insert_header((header::IF_NONE_MATCH, etag));
+    assert_eq!(test::call_service(&app, again.to_request()).await.status(), StatusCode::NOT_MODIFIED);
+    let missing = test::TestRequest::get().uri("/console/assets/nothing.js");
+    assert_eq!(test::call_service(&app, missing.to_request()).await.status(), StatusCode::NOT_FOUND);
+}
