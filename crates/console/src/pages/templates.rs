@@ -482,13 +482,14 @@ pub(super) async fn preview_view(
     let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
     let query = Form::parse(request.query_string().as_bytes());
     let language = language(query.text("language")).unwrap_or(template.default_language);
-    let latest = template.latest_version();
-    let content = template
-        .draft
-        .get(&language)
-        .or_else(|| latest.and_then(|v| v.content.get(&language)))
+    // What end users are shown: the version in force (the draft while there is none yet).
+    let shown = template.effective_version(now(&state)).or_else(|| template.latest_version());
+    let content = shown
+        .and_then(|v| v.content.get(&language))
+        .or_else(|| template.draft.get(&language))
         .map(|html| render(html, &PlaceholderValues::default()))
         .unwrap_or_default();
+    let latest = shown;
     let c = &template.customizations;
     let t = c.texts_for(language);
     let number = latest.map_or(VersionNumber::FIRST, |v| v.number);

@@ -156,6 +156,8 @@ pub(crate) fn head(title: &str, csrf_token: &str, scripts: &[&str]) -> Markup {
                 meta name="csrf-token" content=(csrf_token);
             }
             title { (title) " · Clickwrap console" }
+            // No favicon: the browser would otherwise ask for /favicon.ico on every page.
+            link rel="icon" href="data:,";
             link rel="stylesheet" href=(assets::CSS.path);
             script src=(assets::JS.path) defer {}
             @for script in scripts {
