@@ -81,6 +81,29 @@ async fn verified_events_certificates_and_versions_cannot_be_changed_or_deleted(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn audit_log_rows_cannot_be_changed_or_deleted() {
+    let db = TestDatabase::new().await;
+    let store = db.store();
+    let stores = Stores::of(&store);
+    let (tenant, _) = fixtures::stored_tenant(&stores).await;
+    let app = fixtures::app(tenant.id);
+    let entry = fixtures::audit(tenant.id);
+    stores.apps.insert_app(&app, &entry).await.unwrap();
+    let id = entry.id;
+    for (statement, why) in [
+        (format!("UPDATE audit_log SET action = 'app.updated' WHERE id = '{id}'"), "rename an action"),
+        (format!("UPDATE audit_log SET details = '{{}}'::jsonb WHERE id = '{id}'"), "erase its details"),
+        (format!("UPDATE audit_log SET at = at - interval '1 day' WHERE id = '{id}'"), "back-date it"),
+        (format!("DELETE FROM audit_log WHERE id = '{id}'"), "delete it"),
+        ("TRUNCATE audit_log".to_owned(), "truncate the log"),
+    ] {
+        refused(sql(&db, &statement).await, why);
+    }
+    let logged = stores.audit.list_audit_entries(tenant.id, None, 10).await.unwrap();
+    assert_eq!(logged, vec![entry], "the entry is as it was written");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_event_is_verified_once_even_when_two_verifications_race() {
     let db = TestDatabase::new().await;
     let store = db.store();
