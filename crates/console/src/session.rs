@@ -98,6 +98,13 @@ pub(crate) async fn change(request: &HttpRequest, body: &[u8]) -> Result<(Signed
     Ok((session, form))
 }
 
+/// A change only an ADMIN may make: as [`change`], then the role (403 for a VIEWER).
+pub(crate) async fn admin_change(request: &HttpRequest, body: &[u8]) -> Result<(SignedIn, Admin, Form), ConsoleError> {
+    let (session, form) = change(request, body).await?;
+    let admin = session.admin()?;
+    Ok((session, admin, form))
+}
+
 /// The session cookie for a new session (ending with the browser; the server ends it after
 /// 12 hours idle).
 pub(crate) fn session_cookie(secret: &str, secure: bool) -> Cookie<'static> {

@@ -14,7 +14,7 @@ use super::{PageResult, chrome, page};
 use crate::ConsoleState;
 use crate::error::ConsoleError;
 use crate::form::{Form, lines};
-use crate::session::{SignedIn, change, redirect_with};
+use crate::session::{SignedIn, admin_change, redirect_with};
 use crate::views::{self, Section};
 
 fn app_id(text: &str) -> Result<AppId, ConsoleError> {
@@ -71,8 +71,7 @@ pub(super) async fn list(state: Data<ConsoleState>, session: SignedIn) -> PageRe
 /// `POST /console/apps`: the new app's page, with its App Key and webhook signing secret shown
 /// this once.
 pub(super) async fn create(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (session, admin, form) = admin_change(&request, &body).await?;
     let new = || -> Result<NewApp, ConsoleError> {
         Ok(NewApp {
             name: name(form.text("name"))?,
@@ -123,8 +122,7 @@ pub(super) async fn update(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, form) = admin_change(&request, &body).await?;
     let id = app_id(&path)?;
     let here = format!("/console/apps/{id}");
     let changes = || -> Result<AppChanges, ConsoleError> {
@@ -160,8 +158,7 @@ pub(super) async fn regenerate_key(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (session, admin, form) = admin_change(&request, &body).await?;
     let id = app_id(&path)?;
     if let Some(back) = confirmed(&form, &format!("/console/apps/{id}")) {
         return Ok(back);
@@ -178,8 +175,7 @@ pub(super) async fn rotate_secret(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (session, admin, form) = admin_change(&request, &body).await?;
     let id = app_id(&path)?;
     if let Some(back) = confirmed(&form, &format!("/console/apps/{id}")) {
         return Ok(back);
@@ -230,8 +226,7 @@ pub(super) async fn redeliver(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, form) = admin_change(&request, &body).await?;
     let id = DeliveryId::parse(&path).map_err(|_| ConsoleError::NotFound("the webhook delivery"))?;
     let back = match AppId::parse(form.text("app_id")) {
         Ok(app) => format!("/console/apps/{app}/webhooks"),

@@ -14,7 +14,9 @@ use super::{PageResult, chrome, html, page, with_security_headers};
 use crate::ConsoleState;
 use crate::error::ConsoleError;
 use crate::form::Form;
-use crate::session::{SESSION_COOKIE, SignedIn, change, expired_cookie, redirect_with, session_cookie, state};
+use crate::session::{
+    SESSION_COOKIE, SignedIn, admin_change, change, expired_cookie, redirect_with, session_cookie, state,
+};
 use crate::views::{self, Section};
 
 /// Days in the overview's chart.
@@ -175,8 +177,7 @@ pub(super) async fn tokens(state: Data<ConsoleState>, session: SignedIn) -> Page
 
 /// `POST /console/tokens` (`name`, `role`): the new token's secret, shown this once.
 pub(super) async fn create_token(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (session, admin, form) = admin_change(&request, &body).await?;
     let role = match form.text("role") {
         "VIEWER" => OperatorRole::Viewer,
         _ => OperatorRole::Admin,
@@ -206,8 +207,7 @@ pub(super) async fn revoke_token(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (session, admin, form) = admin_change(&request, &body).await?;
     if !form.checked("confirm") {
         return Ok(redirect_with("/console/tokens", false, "Tick the confirmation box to revoke the token."));
     }

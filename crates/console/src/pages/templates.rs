@@ -16,13 +16,13 @@ use clickwrap_domain::templates::service::{
 use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
 use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
 use super::{PageResult, chrome, html as html_page, page, with_security_headers};
 use crate::ConsoleState;
 use crate::error::ConsoleError;
 use crate::form::{Form, comma_list};
-use crate::session::{SignedIn, change, redirect_with};
+use crate::session::{SignedIn, admin_change, change, redirect_with};
 use crate::views::{self, Section};
 
 impl From<TemplateError> for ConsoleError {
@@ -109,8 +109,7 @@ pub(super) async fn list(state: Data<ConsoleState>, session: SignedIn, request: 
 
 /// `POST /console/templates`: a new draft, then its editor.
 pub(super) async fn create(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, form) = admin_change(&request, &body).await?;
     let result = async {
         let new = NewTemplate {
             name: Name::parse(form.text("name")).map_err(|e| ConsoleError::invalid("Name", e))?,
@@ -147,8 +146,7 @@ pub(super) async fn settings(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, form) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
     let result = async {
         let changes = TemplateChanges {
@@ -179,8 +177,7 @@ pub(super) async fn enable(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, _) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, _) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
     let result = match state.service.enable_template(&admin, id).await {
         Ok(_) => Ok(redirect_with(&here(id), true, "The template is enabled: its effective version is served.")),
@@ -196,8 +193,7 @@ pub(super) async fn disable(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, form) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
     if !form.checked("confirm") {
         return Ok(redirect_with(&here(id), false, "Tick the confirmation box to disable the template."));
@@ -213,8 +209,7 @@ pub(super) async fn link_apps(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, form) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
     let result = async {
         let app_ids: BTreeSet<AppId> = form
@@ -246,8 +241,7 @@ pub(super) async fn publish(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, form) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
     let result = async {
         let kind = match form.text("kind") {
@@ -332,8 +326,7 @@ pub(super) async fn save_draft(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, form) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
     let language = language(form.text("language")).unwrap_or(Language::English);
     let editor = format!("/console/templates/{id}/draft?language={}", language.code());
@@ -459,8 +452,7 @@ pub(super) async fn save_customizations(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, form) = change(&request, &body).await?;
-    let admin = session.admin()?;
+    let (_, admin, form) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
     let back = format!("/console/templates/{id}/customizations");
     let result = async {
@@ -490,8 +482,9 @@ pub(super) async fn preview_view(
         .map(|html| render(html, &PlaceholderValues::default()))
         .unwrap_or_default();
     let latest = shown;
-    let c = &template.customizations;
-    let t = c.texts_for(language);
+    // The page's script lays the customization form's values over this (saved or not), so only
+    // the wording in this language comes from here.
+    let t = template.customizations.texts_for(language);
     let number = latest.map_or(VersionNumber::FIRST, |v| v.number);
     let view = json!({
         "name": template.name.as_str(),
@@ -500,28 +493,14 @@ pub(super) async fn preview_view(
         "clickwrapTemplateVersion": number.major,
         "clickwrapTemplateVersionMinor": number.minor,
         "effectiveAt": latest.map_or_else(|| now(&state).to_rfc3339(), |v| v.effective_at.to_rfc3339()),
-        "agreementMode": c.agreement_mode.as_str(),
         "customizations": {
-            "agreementMode": c.agreement_mode.as_str(),
-            "theme": {
-                "primaryColor": c.theme.primary_color.as_ref().map(Color::as_str),
-                "backgroundColor": c.theme.background_color.as_ref().map(Color::as_str),
-                "textColor": c.theme.text_color.as_ref().map(Color::as_str),
-                "borderRadius": c.theme.border_radius,
+            "texts": {
+                "title": t.title,
+                "acceptButton": t.accept_button,
+                "declineButton": t.decline_button,
+                "checkboxLabel": t.checkbox_label,
+                "versionLabel": t.version_label,
             },
-            "buttons": {
-                "acceptStyle": c.buttons.accept_style.as_str(),
-                "declineStyle": c.buttons.decline_style.as_str(),
-                "showDecline": c.buttons.show_decline,
-            },
-            "logoUrl": c.logo_url,
-            "texts": Value::Object(Map::from_iter([
-                ("title".to_owned(), Value::from(t.title)),
-                ("acceptButton".to_owned(), Value::from(t.accept_button)),
-                ("declineButton".to_owned(), Value::from(t.decline_button)),
-                ("checkboxLabel".to_owned(), Value::from(t.checkbox_label)),
-                ("versionLabel".to_owned(), Value::from(t.version_label)),
-            ])),
         },
     });
     let mut response = HttpResponse::Ok();
