@@ -15,7 +15,7 @@ use clickwrap_domain::templates::service::{
 };
 use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
 use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::PreEscaped;
 use serde_json::json;
 
 use super::{PageResult, chrome, html as html_page, page, with_security_headers};
@@ -311,11 +311,13 @@ pub(super) async fn draft(
     let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
     let query = Form::parse(request.query_string().as_bytes());
     let language = language(query.text("language")).unwrap_or(template.default_language);
-    let preview = match template.draft.get(&language) {
-        Some(html) => preview_document(language, &render(html, &PlaceholderValues::default())),
-        None => preview_document(language, ""),
-    };
-    let markup = views::templates::draft(&chrome(&session, Section::Templates), &template, language, &preview);
+    let preview = template.draft.get(&language).map(|html| render(html, &PlaceholderValues::default()));
+    let markup = views::templates::draft(
+        &chrome(&session, Section::Templates),
+        &template,
+        language,
+        preview.as_deref().unwrap_or_default(),
+    );
     Ok(page(&session, markup))
 }
 
@@ -363,22 +365,7 @@ pub(super) async fn preview(request: HttpRequest, body: Bytes) -> PageResult {
             let _ = values.insert(name, value);
         }
     }
-    Ok(html_page(StatusCode::OK, PreEscaped(preview_document(language, &render(&clean, &values)))))
-}
-
-/// The preview frame's document: the rendered content, styled like the SDK's dialog content.
-fn preview_document(language: Language, rendered: &str) -> String {
-    let document: Markup = html! {
-        (DOCTYPE)
-        html lang=(language.code()) {
-            head {
-                meta charset="utf-8";
-                link rel="stylesheet" href="/console/assets/preview.css";
-            }
-            body { (PreEscaped(rendered)) }
-        }
-    };
-    document.into_string()
+    Ok(html_page(StatusCode::OK, PreEscaped(views::components::agreement_document(&render(&clean, &values), language))))
 }
 
 /// `GET /console/templates/{id}/customizations`.

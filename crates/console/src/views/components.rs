@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use clickwrap_domain::webhooks::models::DeliveryState;
 use clickwrap_domain::{Language, Timestamp};
-use maud::{Markup, html};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::layout::{Chrome, page};
 
@@ -134,9 +134,26 @@ pub(crate) fn read_only_note(what: &str) -> Markup {
     }
 }
 
-/// HTML shown in a sandboxed frame (no scripts, no same origin), given as `srcdoc`.
-pub(crate) fn sandboxed_html(id: &str, title: &str, html_text: &str) -> Markup {
-    html! { iframe.preview-frame #(id) sandbox="" title=(title) srcdoc=(html_text) {} }
+/// Agreement content (an HTML fragment) in a sandboxed frame (no scripts, no same origin), as the
+/// document of [`agreement_document`].
+pub(crate) fn sandboxed_html(id: &str, title: &str, html_text: &str, language: Language) -> Markup {
+    html! { iframe.preview-frame #(id) sandbox="" title=(title) srcdoc=(agreement_document(html_text, language)) {} }
+}
+
+/// A whole document around agreement content, styled as the SDK's dialog shows it: what the
+/// console's preview frames load. (A frame inherits the page's policy, so the style is linked.)
+pub fn agreement_document(fragment: &str, language: Language) -> String {
+    let document = html! {
+        (DOCTYPE)
+        html lang=(language.code()) {
+            head {
+                meta charset="utf-8";
+                link rel="stylesheet" href=(crate::assets::PREVIEW_CSS.path);
+            }
+            body { (PreEscaped(fragment)) }
+        }
+    };
+    document.into_string()
 }
 
 /// HTML source text in a collapsed `<details>`.

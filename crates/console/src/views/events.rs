@@ -302,7 +302,7 @@ fn content_section(event: &ClickwrapEvent) -> Markup {
     html! {
         section.card aria-labelledby="content-heading" {
             h2 #content-heading { "Content as shown" }
-            (sandboxed_html("event-content", "The agreement as the end user was shown it", &event.content))
+            (sandboxed_html("event-content", "The agreement as the end user was shown it", &event.content, event.language))
             (html_source("HTML source", &event.content))
         }
     }
@@ -496,7 +496,8 @@ mod tests {
             "German (de)",
             "CHECKBOX",
             "I agree",
-            r#"<iframe class="preview-frame" id="event-content" sandbox="" title="The agreement as the end user was shown it" srcdoc="&lt;h1&gt;Terms&lt;/h1&gt;&lt;p&gt;Hello &lt;script&gt;"#,
+            r#"<iframe class="preview-frame" id="event-content" sandbox="" title="The agreement as the end user was shown it" srcdoc="&lt;!DOCTYPE html&gt;"#,
+            "&lt;body&gt;&lt;h1&gt;Terms&lt;/h1&gt;&lt;p&gt;Hello &lt;script&gt;",
             "2026-06-15 11:59:31 UTC",
         ] {
             assert!(html.contains(needle), "missing {needle}");

@@ -127,12 +127,16 @@ fn chart_card(days: &[DayCount]) -> Markup {
                     li { span.swatch.swatch-declined aria-hidden="true" {} "Declined (upper bar, hatched)" }
                 }
                 (chart(days, accepted, declined))
-                table.visually-hidden {
-                    caption { "Verified events per day (UTC)" }
-                    thead { tr { th scope="col" { "Day" } th scope="col" { "Accepted" } th scope="col" { "Declined" } } }
-                    tbody {
-                        @for day in days {
-                            tr { th scope="row" { (day.day) } td { (day.accepted) } td { (day.declined) } }
+                // Wrapped: a table grows to its content whatever its own size says, so it is the
+                // box around it that is clipped away.
+                div.visually-hidden {
+                    table {
+                        caption { "Verified events per day (UTC)" }
+                        thead { tr { th scope="col" { "Day" } th scope="col" { "Accepted" } th scope="col" { "Declined" } } }
+                        tbody {
+                            @for day in days {
+                                tr { th scope="row" { (day.day) } td { (day.accepted) } td { (day.declined) } }
+                            }
                         }
                     }
                 }

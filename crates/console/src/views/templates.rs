@@ -244,7 +244,7 @@ pub fn draft(chrome: &Chrome<'_>, template: &Template, language: Language, previ
                             }
                         }
                     }
-                    (sandboxed_html("preview-frame", "Preview of the agreement", preview_html))
+                    (sandboxed_html("preview-frame", "Preview of the agreement", preview_html, language))
                 }
             }
         },
@@ -290,7 +290,7 @@ pub fn version(chrome: &Chrome<'_>, template: &Template, version: &TemplateVersi
                 @let label = language_label(*language);
                 section.card aria-labelledby={ "content-" (language.code()) } {
                     h2 id={ "content-" (language.code()) } { (label) }
-                    (sandboxed_html(&format!("frame-{}", language.code()), &format!("Version {} in {label}", version.number), content.as_str()))
+                    (sandboxed_html(&format!("frame-{}", language.code()), &format!("Version {} in {label}", version.number), content.as_str(), *language))
                     (html_source("HTML source", content.as_str()))
                 }
             }
@@ -1100,7 +1100,8 @@ mod tests {
             r#"name="sample.fullName" data-sample="fullName""#,
             r#"name="sample.vatNumber" data-sample="vatNumber""#,
             r#"id="sample-custom-orderId" type="text" name="sample.custom.orderId""#,
-            r#"<iframe class="preview-frame" id="preview-frame" sandbox="" title="Preview of the agreement" srcdoc="&lt;p class=&quot;x&quot;&gt;Hello &quot;Ada&quot; &amp;amp; co&lt;/p&gt;">"#,
+            r#"<iframe class="preview-frame" id="preview-frame" sandbox="" title="Preview of the agreement" srcdoc="&lt;!DOCTYPE html&gt;"#,
+            r#"&lt;body&gt;&lt;p class=&quot;x&quot;&gt;Hello &quot;Ada&quot; &amp;amp; co&lt;/p&gt;&lt;/body&gt;"#,
         ] {
             assert!(html.contains(needle), "missing {needle}");
         }
@@ -1132,7 +1133,8 @@ mod tests {
         for needle in [
             "<h1>Version 1.1</h1>",
             ">EFFECTIVE<",
-            r#"id="frame-en" sandbox="" title="Version 1.1 in English (en)" srcdoc="&lt;h1&gt;Terms&lt;/h1&gt;&lt;p&gt;New.&lt;/p&gt;""#,
+            r#"id="frame-en" sandbox="" title="Version 1.1 in English (en)" srcdoc="&lt;!DOCTYPE html&gt;&lt;html lang=&quot;en&quot;&gt;"#,
+            "&lt;body&gt;&lt;h1&gt;Terms&lt;/h1&gt;&lt;p&gt;New.&lt;/p&gt;&lt;/body&gt;",
             r#"id="frame-de""#,
             "<summary>HTML source</summary>",
             "<code>&lt;p&gt;Neu.&lt;/p&gt;</code>",
