@@ -104,8 +104,8 @@ pub(super) async fn overview(state: Data<ConsoleState>, session: SignedIn) -> Pa
                 last_attempt_at: d.last_attempt_at,
                 last_error: newest.and_then(|a| {
                     a.error.map(|e| match a.response_status {
-                        Some(status) => format!("{e} (HTTP {status})"),
-                        None => e.to_string(),
+                        Some(status) => format!("{} (HTTP {status})", e.describe()),
+                        None => e.describe().to_owned(),
                     })
                 }),
             }

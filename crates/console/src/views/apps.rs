@@ -291,6 +291,9 @@ fn attempt_markup(attempt: &DeliveryAttempt) -> Markup {
                 Some(error) => (badge(Tone::Error, error.as_str())),
             }
         }
+        @if let Some(error) = attempt.error {
+            p.error-text { (error.describe()) }
+        }
         dl.facts.compact {
             (fact("Started", time_tag(attempt.started_at)))
             (fact("Duration", html! { (attempt.duration_ms) " ms" }))

@@ -189,6 +189,20 @@ impl AttemptError {
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|e| e.as_str() == text)
     }
+
+    /// What went wrong, in words an operator reads in the delivery history.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            AttemptError::UnexpectedStatus => "the receiver answered with a status other than 200",
+            AttemptError::Timeout => "no answer within the timeout",
+            AttemptError::BlockedAddress => "the host resolves to an address webhooks may not reach",
+            AttemptError::Dns => "the host name did not resolve",
+            AttemptError::Connect => "no connection could be made",
+            AttemptError::Tls => "the TLS handshake failed",
+            AttemptError::Protocol => "the connection broke or the answer was not HTTP/1.1",
+            AttemptError::SigningSecret => "the signing secret could not be read; nothing was sent",
+        }
+    }
 }
 
 impl fmt::Display for AttemptError {
