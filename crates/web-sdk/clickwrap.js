@@ -68,7 +68,7 @@
     '.dialog{display:flex;flex-direction:column;width:100%;max-width:640px;max-height:100%;overflow:hidden;' +
     'background:var(--cw-bg,#fff);color:var(--cw-text,#1f2937);border-radius:var(--cw-radius,12px);' +
     'box-shadow:0 20px 50px rgba(0,0,0,.3);outline:none}' +
-    'header{display:flex;align-items:flex-start;gap:12px;padding:20px 20px 12px}' +
+    '.head{display:flex;align-items:flex-start;gap:12px;padding:20px 20px 12px}' +
     '.logo{max-height:40px;max-width:120px;object-fit:contain}' +
     'h2{margin:0;font-size:1.25em;line-height:1.3;font-weight:600}' +
     '.sub{margin:4px 0 0;font-size:.85em;opacity:.75}' +
@@ -475,7 +475,9 @@
         class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'cw-title',
         'aria-describedby': 'cw-sub', lang: language
       }, [
-        h('header', {}, [logo, h('div', {}, [title, subtitle]), close]),
+        // A div, not <header>: outside sectioning content a header is a banner landmark, and the page
+        // that shows the dialog has its own.
+        h('div', { class: 'head' }, [logo, h('div', {}, [title, subtitle]), close]),
         content, hint, checkLabel, error, footer
       ]);
       applyTheme(dialog, customizations);

@@ -55,8 +55,8 @@ describe('signing in and out', { skip: SKIP }, () => {
         page.getByRole('button', { name: 'Sign in' }).click(),
       ]);
       assert.equal(await page.locator('h1').textContent(), 'Overview');
-      await page.getByRole('heading', { name: 'Usage this period' }).waitFor();
-      await page.getByRole('heading', { name: 'Failing webhooks' }).waitFor();
+      await page.getByRole('heading', { name: 'Usage this period', exact: true }).waitFor();
+      await page.getByRole('heading', { name: 'Failing webhooks', exact: true }).waitFor();
       await checkPage(page, 'overview', problems);
 
       // Signed in already: the sign-in page sends back to the console.

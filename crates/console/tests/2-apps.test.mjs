@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 
 import {
   ConsoleHttp, FAILING_WEBHOOK_URL, assertNoProblems, checkPage, createApp, env, expectSuccess, launchBrowser, newPage,
-  open, publicApi, signIn, SKIP, unique,
+  open, publicApi, signIn, SKIP, submit, unique,
 } from './helpers.mjs';
 
 describe('apps', { skip: SKIP }, () => {
@@ -29,14 +29,14 @@ describe('apps', { skip: SKIP }, () => {
     try {
       await signIn(page);
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Apps' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Apps' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Apps', exact: true }).waitFor();
       await checkPage(page, 'apps-list', problems);
 
       const form = page.locator('form[action="/console/apps"]');
       await form.getByLabel('Name').fill(name);
       await form.getByLabel('Webhook URL').fill(FAILING_WEBHOOK_URL);
       await form.getByRole('button', { name: 'Create app' }).click();
-      await page.getByRole('heading', { level: 1, name: `App created: ${name}` }).waitFor();
+      await page.getByRole('heading', { level: 1, name: `App created: ${name}`, exact: true }).waitFor();
       assert.match(await page.locator('main').textContent(), /shown only once/);
 
       const appId = await page.inputValue('#app-id');
@@ -62,7 +62,7 @@ describe('apps', { skip: SKIP }, () => {
       assert.equal((await publicApi('/clickwrap-events', { appId, appKey })).status, 200);
 
       await page.getByRole('link', { name: "Continue to the app's settings" }).click();
-      await page.getByRole('heading', { level: 1, name }).waitFor();
+      await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
       const verdict = page.locator('.verdict');
       await verdict.waitFor();
       // The server allows loopback webhooks in these tests (CLICKWRAP_WEBHOOK_ALLOW_CIDRS).
@@ -75,7 +75,7 @@ describe('apps', { skip: SKIP }, () => {
       await checkPage(page, 'app-detail', problems);
 
       await page.getByRole('link', { name: 'Webhook deliveries' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Webhook deliveries' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Webhook deliveries', exact: true }).waitFor();
       await page.getByText('No webhook deliveries yet').waitFor();
       await checkPage(page, 'app-webhooks-empty', problems);
 
@@ -98,17 +98,16 @@ describe('apps', { skip: SKIP }, () => {
       await open(page, `/console/apps/${app.id}`);
       const settings = page.locator(`form[action="/console/apps/${app.id}"]`);
       await settings.getByLabel('Webhook URL').fill('https://10.1.2.3/hook');
-      await settings.getByRole('button', { name: 'Save settings' }).click();
-      await page.locator('main .flash-error').waitFor();
+      await submit(page, settings.getByRole('button', { name: 'Save settings' }));
       assert.match(await page.locator('main .flash-error').textContent(), /Webhook URL/);
       await checkPage(page, 'app-detail-invalid-webhook', problems);
 
       const renamed = `${app.name} (renamed)`;
       await settings.getByLabel('Name').fill(renamed);
       await settings.getByLabel('Allowed origins').fill('https://shop.example.com');
-      await settings.getByRole('button', { name: 'Save settings' }).click();
+      await submit(page, settings.getByRole('button', { name: 'Save settings' }));
       await expectSuccess(page, 'The app was saved.');
-      await page.getByRole('heading', { level: 1, name: renamed }).waitFor();
+      await page.getByRole('heading', { level: 1, name: renamed, exact: true }).waitFor();
       assert.match(await page.locator('dl.facts').first().textContent(), /https:\/\/shop\.example\.com/);
     } finally {
       await page.context().close();
@@ -134,7 +133,7 @@ describe('apps', { skip: SKIP }, () => {
       const form = page.locator(`form[action="/console/apps/${app.id}/app-key"]`);
       await form.getByLabel('I understand that the current App Key stops working now.').check();
       await form.getByRole('button', { name: 'Regenerate App Key' }).click();
-      await page.getByRole('heading', { level: 1, name: 'New App Key' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'New App Key', exact: true }).waitFor();
       const newKey = await page.inputValue('#new-secret');
       assert.match(newKey, /^ak_/);
       assert.notEqual(newKey, app.key);
@@ -148,7 +147,7 @@ describe('apps', { skip: SKIP }, () => {
 
       // Shown once: the app's page does not show it again.
       await page.getByRole('link', { name: 'Back to the app' }).click();
-      await page.getByRole('heading', { level: 1, name: app.name }).waitFor();
+      await page.getByRole('heading', { level: 1, name: app.name, exact: true }).waitFor();
       assert.ok(!(await page.content()).includes(newKey));
     } finally {
       await page.context().close();

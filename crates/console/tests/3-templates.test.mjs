@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 
 import {
   ConsoleHttp, assertNoProblems, checkPage, createApp, createTemplate, env, expectSuccess, launchBrowser, newPage, open,
-  signIn, SKIP, unique,
+  signIn, SKIP, submit, unique,
 } from './helpers.mjs';
 
 const ENGLISH = [
@@ -47,7 +47,7 @@ describe('templates', { skip: SKIP }, () => {
     try {
       await signIn(page);
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Templates' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Templates', exact: true }).waitFor();
       await checkPage(page, 'templates-list', problems);
 
       const create = page.locator('form[action="/console/templates"]');
@@ -55,7 +55,7 @@ describe('templates', { skip: SKIP }, () => {
       await create.getByLabel('Tags').fill(`${tag}, console-test`);
       await create.getByLabel('Default language').selectOption('en');
       await create.getByRole('button', { name: 'Create template' }).click();
-      await page.getByRole('heading', { level: 1, name: `Draft: ${name}` }).waitFor();
+      await page.getByRole('heading', { level: 1, name: `Draft: ${name}`, exact: true }).waitFor();
       await expectSuccess(page, 'The template was created.');
       const templateId = /\/console\/templates\/([0-9a-f-]{36})\/draft/.exec(page.url())?.[1];
       assert.ok(templateId, page.url());
@@ -65,7 +65,7 @@ describe('templates', { skip: SKIP }, () => {
       await page.locator('#sample-fullName').fill('Ada Lovelace');
       await page.waitForFunction(() => (document.querySelector('#preview-frame').getAttribute('srcdoc') ?? '').includes('Hello Ada Lovelace,'));
       const preview = page.frameLocator('#preview-frame');
-      await preview.getByRole('heading', { name: 'Terms of service' }).waitFor();
+      await preview.getByRole('heading', { name: 'Terms of service', exact: true }).waitFor();
       assert.match(await preview.locator('p').first().textContent(), /^Hello Ada Lovelace, these are the terms/);
       assert.equal(await page.getAttribute('#preview-frame', 'sandbox'), '', 'the preview runs nothing');
       // The name typed again: the preview follows.
@@ -73,18 +73,18 @@ describe('templates', { skip: SKIP }, () => {
       await page.waitForFunction(() => (document.querySelector('#preview-frame').getAttribute('srcdoc') ?? '').includes('Hello Grace Hopper,'));
       await checkPage(page, 'draft-editor', problems);
 
-      await page.getByRole('button', { name: 'Save draft' }).click();
+      await submit(page, page.getByRole('button', { name: 'Save draft' }));
       await expectSuccess(page, 'The draft was saved');
       assert.equal(await page.inputValue('#draft-content'), ENGLISH);
       // The saved draft is previewed as stored, the placeholder left for the SDK to fill.
-      await page.frameLocator('#preview-frame').getByRole('heading', { name: 'Terms of service' }).waitFor();
+      await page.frameLocator('#preview-frame').getByRole('heading', { name: 'Terms of service', exact: true }).waitFor();
 
       const tabs = page.getByRole('navigation', { name: 'Draft languages' });
       await tabs.getByRole('link', { name: /^German \(de\)/ }).click();
-      await page.getByRole('heading', { level: 2, name: 'Content in German (de)' }).waitFor();
+      await page.getByRole('heading', { level: 2, name: 'Content in German (de)', exact: true }).waitFor();
       assert.equal(await page.inputValue('#draft-content'), '');
       await page.getByLabel('HTML in German (de)').fill(GERMAN);
-      await page.getByRole('button', { name: 'Save draft' }).click();
+      await submit(page, page.getByRole('button', { name: 'Save draft' }));
       await expectSuccess(page, 'The draft was saved');
       assert.equal(await page.inputValue('#draft-content'), GERMAN);
       assert.match(await tabs.getByRole('link', { name: /^English \(en\)/ }).textContent(), /has content/);
@@ -92,19 +92,19 @@ describe('templates', { skip: SKIP }, () => {
 
       // The template's page: publish MAJOR, enable, link the app.
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name }).click();
-      await page.getByRole('heading', { level: 1, name }).waitFor();
+      await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
       assert.match(await page.locator('section[aria-labelledby="publish-heading"]').textContent(), /Draft languages: de, en|Draft languages: en, de/);
       const publish = page.locator(`form[action="/console/templates/${templateId}/versions"]`);
       await publish.getByLabel('Major (1.0)').check();
-      await publish.getByRole('button', { name: 'Publish version' }).click();
+      await submit(page, publish.getByRole('button', { name: 'Publish version' }));
       await expectSuccess(page, 'Version 1.0 is published and in force.');
 
-      await page.getByRole('button', { name: 'Enable template' }).click();
+      await submit(page, page.getByRole('button', { name: 'Enable template' }));
       await expectSuccess(page, 'The template is enabled');
 
       const links = page.locator(`form[action="/console/templates/${templateId}/apps"]`);
       await links.getByLabel(app.name, { exact: true }).check();
-      await links.getByRole('button', { name: 'Save linked apps' }).click();
+      await submit(page, links.getByRole('button', { name: 'Save linked apps' }));
       await expectSuccess(page, 'The linked apps were saved.');
 
       const facts = page.locator('section[aria-labelledby="template-facts-heading"]');
@@ -115,10 +115,10 @@ describe('templates', { skip: SKIP }, () => {
       await checkPage(page, 'template-detail', problems);
 
       await versionRow(page, '1.0').getByRole('link', { name: 'View version 1.0' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Version 1.0' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Version 1.0', exact: true }).waitFor();
       assert.match(await page.locator('section[aria-labelledby="version-facts-heading"]').textContent(), /EFFECTIVE/);
-      await page.frameLocator('#frame-en').getByRole('heading', { name: 'Terms of service' }).waitFor();
-      await page.frameLocator('#frame-de').getByRole('heading', { name: 'Nutzungsbedingungen' }).waitFor();
+      await page.frameLocator('#frame-en').getByRole('heading', { name: 'Terms of service', exact: true }).waitFor();
+      await page.frameLocator('#frame-de').getByRole('heading', { name: 'Nutzungsbedingungen', exact: true }).waitFor();
       assert.equal(await page.getAttribute('#frame-de', 'sandbox'), '');
       await checkPage(page, 'template-version', problems);
 
@@ -145,17 +145,17 @@ describe('templates', { skip: SKIP }, () => {
       await signIn(page);
       await open(page, `/console/templates/${template.id}`);
       await page.getByRole('link', { name: 'Edit draft' }).click();
-      await page.getByRole('heading', { level: 1, name: `Draft: ${template.name}` }).waitFor();
+      await page.getByRole('heading', { level: 1, name: `Draft: ${template.name}`, exact: true }).waitFor();
       const draft = await page.inputValue('#draft-content');
       assert.match(draft, /The old clause\./, 'the draft starts from what was published');
       await page.fill('#draft-content', draft.replace('The old clause.', 'The new clause.') + '\n<p>An added clause.</p>');
-      await page.getByRole('button', { name: 'Save draft' }).click();
+      await submit(page, page.getByRole('button', { name: 'Save draft' }));
       await expectSuccess(page, 'The draft was saved');
 
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: template.name }).click();
       const publish = page.locator(`form[action="/console/templates/${template.id}/versions"]`);
       await publish.getByLabel('Major (2.0)').check();
-      await publish.getByRole('button', { name: 'Publish version' }).click();
+      await submit(page, publish.getByRole('button', { name: 'Publish version' }));
       await expectSuccess(page, 'Version 2.0 is published and in force.');
       assert.match(await versionRow(page, '1.0').textContent(), /SUPERSEDED/);
       assert.match(await versionRow(page, '2.0').textContent(), /EFFECTIVE/);
@@ -164,7 +164,7 @@ describe('templates', { skip: SKIP }, () => {
       assert.equal(await page.inputValue('#compare-a'), '1.0');
       assert.equal(await page.inputValue('#compare-b'), '2.0');
       await page.getByRole('button', { name: 'Compare' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Compare 1.0 and 2.0' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Compare 1.0 and 2.0', exact: true }).waitFor();
       const removed = await page.locator('.diff-removed').allTextContents();
       const added = await page.locator('.diff-added').allTextContents();
       assert.ok(removed.some((line) => line.includes('Removed: ') && line.includes('The old clause.')), removed.join(' | '));
@@ -177,7 +177,7 @@ describe('templates', { skip: SKIP }, () => {
       // The version page links the comparison with the previous version.
       await open(page, `/console/templates/${template.id}/versions/2.0`);
       await page.getByRole('link', { name: 'Compare with version 1.0' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Compare 1.0 and 2.0' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Compare 1.0 and 2.0', exact: true }).waitFor();
     } finally {
       await page.context().close();
     }
@@ -192,11 +192,11 @@ describe('templates', { skip: SKIP }, () => {
       await signIn(page);
       await open(page, `/console/templates/${template.id}`);
       await page.getByRole('link', { name: 'Dialog customizations' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Dialog customizations' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Dialog customizations', exact: true }).waitFor();
       await checkPage(page, 'customizations', problems);
 
       await page.getByLabel('Primary colour').fill('#b91c1c');
-      await page.getByRole('button', { name: 'Save customizations' }).click();
+      await submit(page, page.getByRole('button', { name: 'Save customizations' }));
       await expectSuccess(page, 'The dialog customizations were saved.');
       assert.equal(await page.inputValue('#primary_color'), '#b91c1c');
 
@@ -204,7 +204,7 @@ describe('templates', { skip: SKIP }, () => {
       const dialog = page.locator('clickwrap-dialog [role="dialog"]');
       await dialog.waitFor();
       assert.equal(await page.evaluate(() => document.querySelector('clickwrap-dialog').shadowRoot !== null), true);
-      await dialog.getByRole('heading', { name: 'Terms' }).waitFor();
+      await dialog.getByRole('heading', { name: 'Terms', exact: true }).waitFor();
       const accept = page.locator('clickwrap-dialog button.accept');
       assert.equal(await accept.evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(185, 28, 28)', 'the saved colour');
       assert.equal(await page.textContent('#dialog-preview-status'), '');

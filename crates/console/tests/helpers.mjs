@@ -123,15 +123,21 @@ export async function signIn(page, token = env().operatorToken) {
   ]);
 }
 
-/** The session's CSRF token, from `<meta name="csrf-token">` of the page shown. */
-export function csrfOf(page) {
-  return page.getAttribute('meta[name="csrf-token"]', 'content');
-}
-
 /** The page's one-time notice (flash), or null. */
 export async function flash(page) {
   const notice = page.locator('main .flash-success, main .flash-error').first();
   return (await notice.count()) ? (await notice.textContent()).trim() : null;
+}
+
+/**
+ * Clicks `locator` (a submit button or a link) and waits until the page it leads to has loaded:
+ * the page before may show the same heading or notice, so waiting for those is not enough.
+ */
+export async function submit(page, locator) {
+  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() });
+  await locator.click();
+  await navigated;
+  await page.waitForLoadState('load');
 }
 
 /** Waits for a success notice containing `text` (and fails with the error notice if there is one). */
@@ -516,5 +522,7 @@ export function formatAxeSummary(rows) {
   const total = Object.fromEntries(IMPACTS.map((impact) => [impact, rows.reduce((sum, r) => sum + r.counts[impact], 0)]));
   const totals = `${'TOTAL'.padEnd(nameWidth)}  ${String(total.critical).padStart(8)}  ${String(total.serious).padStart(7)}  ` +
     `${String(total.moderate).padStart(8)}  ${String(total.minor).padStart(5)}  (${rows.length} pages checked)`;
-  return [header, '-'.repeat(header.length), ...lines, '-'.repeat(header.length), totals].join('\n');
+  const where = rows.flatMap((r) => r.rules.map((rule) => `  ${r.page}: ${rule.id} (${rule.impact}) at ${rule.targets.join(' | ')}`));
+  return [header, '-'.repeat(header.length), ...lines, '-'.repeat(header.length), totals,
+    ...(where.length ? ['', 'where:', ...where] : [])].join('\n');
 }

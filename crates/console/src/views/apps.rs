@@ -431,7 +431,7 @@ mod tests {
             r#"name="name""#,
             r#"type="url" name="webhook_url""#,
             r#"name="allowed_origins""#,
-            r#"role="region" aria-label="Apps" tabindex="0""#,
+            r#"role="region" aria-label="Apps (table)" tabindex="0""#,
         ] {
             assert!(html.contains(needle), "missing {needle}");
         }

@@ -84,9 +84,10 @@ pub fn empty_state(text: &str) -> Markup {
 }
 
 /// A table inside a labelled region that scrolls horizontally (and can be scrolled by keyboard)
-/// when the screen is narrower than the table.
+/// when the screen is narrower than the table. The region is named after the table, not after
+/// the section around it, so that no two landmarks share a name.
 pub(crate) fn table_region(label: &str, table: Markup) -> Markup {
-    html! { div.table-wrap role="region" aria-label=(label) tabindex="0" { (table) } }
+    html! { div.table-wrap role="region" aria-label={ (label) " (table)" } tabindex="0" { (table) } }
 }
 
 /// Links to the pages above this one (the current page is the `h1` that follows).
