@@ -1,6 +1,10 @@
 //! Submitted forms (`application/x-www-form-urlencoded`), read by name; a field may repeat
 //! (checkbox groups).
 
+use clickwrap_domain::Timestamp;
+
+use crate::error::ConsoleError;
+
 /// The fields of a submitted form, in order.
 #[derive(Debug, Default)]
 pub(crate) struct Form(Vec<(String, String)>);
@@ -39,6 +43,14 @@ impl Form {
     pub(crate) fn with_prefix<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
         self.0.iter().filter_map(move |(k, v)| k.strip_prefix(prefix).map(|rest| (rest, v.as_str())))
     }
+}
+
+/// A `datetime-local` value (`2026-12-01T09:30`, seconds optional), read as UTC; `label` names
+/// the field in the message.
+pub(crate) fn utc_datetime(text: &str, label: &str) -> Result<Timestamp, ConsoleError> {
+    let rfc3339 = if text.len() == 16 { format!("{text}:00Z") } else { format!("{text}Z") };
+    Timestamp::parse_rfc3339(&rfc3339)
+        .map_err(|_| ConsoleError::Invalid(format!("{label}: give a date and time like 2026-12-01 09:30 (UTC).")))
 }
 
 /// The lines of a textarea, trimmed, blank ones left out.

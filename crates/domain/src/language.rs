@@ -38,6 +38,11 @@ impl Language {
         }
     }
 
+    /// A supported language by its code exactly as the API writes it (`de`; not `de-AT`, not `DE`).
+    pub fn from_code(code: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|language| language.code() == code)
+    }
+
     /// A supported language from a code (`de`) or a longer tag (`de-AT`, `zh-Hans-CN`), any case.
     pub fn from_tag(tag: &str) -> Result<Self, InvalidLanguage> {
         let primary = LanguageTag::parse(tag)?.primary;

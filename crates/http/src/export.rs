@@ -84,9 +84,8 @@ pub fn events_export(service: &ClickwrapService, tenant: TenantId, query: &str) 
         }
     };
     let filter = wire::events::list_query(&query)?.filter;
-    if let (Some(from), Some(to)) = (filter.from, filter.to)
-        && from > to
-    {
+    // Checked before the status line goes out: after it, an error can only cut the body short.
+    if !filter.range_is_valid() {
         return Err(clickwrap_domain::consent::queries::ListEventsError::FromAfterTo.into());
     }
     let stream = batches(service.clone(), tenant, filter, format);

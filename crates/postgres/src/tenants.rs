@@ -4,7 +4,7 @@ use clickwrap_domain::limits::quota::QuotaPeriod;
 use clickwrap_domain::ports::{StorageError, TenantStore};
 use clickwrap_domain::secrets::SecretHash;
 use clickwrap_domain::tenants::models::{
-    ConsoleSessionRecord, Operator, OperatorRole, OperatorTokenInfo, OperatorTokenRecord, Tenant,
+    ConsoleSessionRecord, Operator, OperatorRole, OperatorTokenInfo, OperatorTokenRecord, RECORD_USE_EVERY, Tenant,
 };
 use clickwrap_domain::{Name, OperatorTokenId, TenantId, Timestamp};
 use diesel::prelude::*;
@@ -72,9 +72,6 @@ impl TokenRow {
         Ok(Operator { tenant: tenant.into_domain()?, token_id: token.id, token_name: token.name, role: token.role })
     }
 }
-
-/// Uses and sightings are written at most once a minute, so reading does not mean writing.
-const TOUCH_EVERY: time::Duration = time::Duration::minutes(1);
 
 #[derive(Insertable)]
 #[diesel(table_name = operator_tokens, check_for_backend(diesel::pg::Pg))]
@@ -163,7 +160,7 @@ impl TenantStore for PgStore {
             .map_err(from_diesel)?;
         let Some((tenant, token)) = found else { return Ok(None) };
         let now = at(now);
-        if token.last_used_at.is_none_or(|last| now - last >= TOUCH_EVERY) {
+        if token.last_used_at.is_none_or(|last| now - last >= RECORD_USE_EVERY) {
             diesel::update(operator_tokens::table.find(token.id))
                 .set(operator_tokens::last_used_at.eq(now))
                 .execute(&mut conn)
@@ -253,7 +250,7 @@ impl TenantStore for PgStore {
             .map_err(from_diesel)?;
         let Some((tenant, token, last_seen)) = found else { return Ok(None) };
         let now = at(now);
-        if now - last_seen >= TOUCH_EVERY {
+        if now - last_seen >= RECORD_USE_EVERY {
             diesel::update(console_sessions::table.find(&hash))
                 .set(console_sessions::last_seen_at.eq(now))
                 .execute(&mut conn)

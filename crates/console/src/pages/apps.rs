@@ -10,7 +10,7 @@ use clickwrap_domain::webhooks::history::{ListDeliveriesError, RedeliverError};
 use clickwrap_domain::webhooks::url::WebhookUrl;
 use clickwrap_domain::{AppId, DeliveryId, Name};
 
-use super::{PageResult, chrome, page};
+use super::{PageResult, back_on_invalid, chrome, page};
 use crate::ConsoleState;
 use crate::error::ConsoleError;
 use crate::form::{Form, lines};
@@ -72,32 +72,23 @@ pub(super) async fn list(state: Data<ConsoleState>, session: SignedIn) -> PageRe
 /// this once.
 pub(super) async fn create(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
     let (session, admin, form) = admin_change(&request, &body).await?;
-    let new = || -> Result<NewApp, ConsoleError> {
-        Ok(NewApp {
+    let result = async {
+        let new = NewApp {
             name: name(form.text("name"))?,
             webhook_url: form.optional("webhook_url").map(|url| webhook_url(&state, url)).transpose()?,
             allowed_origins: origins(form.text("allowed_origins"))?,
-        })
-    };
-    let created = match new() {
-        Ok(new) => state.service.create_app(&admin, new).await,
-        Err(invalid) => return Ok(redirect_with("/console/apps", false, &invalid.to_string())),
-    };
-    match created {
-        Ok(created) => Ok(page(
-            &session,
-            views::apps::created(
-                &chrome(&session, Section::Apps),
-                &created.app,
-                created.app_key.expose(),
-                created.webhook_signing_secret.expose(),
-            ),
-        )),
-        Err(CreateAppError::WebhookUrlRejected(e)) => {
-            Ok(redirect_with("/console/apps", false, &ConsoleError::invalid("Webhook URL", e).to_string()))
-        }
-        Err(e) => Err(e.into()),
+        };
+        let created = state.service.create_app(&admin, new).await?;
+        let markup = views::apps::created(
+            &chrome(&session, Section::Apps),
+            &created.app,
+            created.app_key.expose(),
+            created.webhook_signing_secret.expose(),
+        );
+        Ok(page(&session, markup))
     }
+    .await;
+    back_on_invalid("/console/apps", result)
 }
 
 /// `GET /console/apps/{appId}`: settings, with the SSRF guard's verdict on the webhook URL.
@@ -125,30 +116,25 @@ pub(super) async fn update(
     let (_, admin, form) = admin_change(&request, &body).await?;
     let id = app_id(&path)?;
     let here = format!("/console/apps/{id}");
-    let changes = || -> Result<AppChanges, ConsoleError> {
-        Ok(AppChanges {
+    let result = async {
+        let changes = AppChanges {
             name: Some(name(form.text("name"))?),
             webhook_url: Some(form.optional("webhook_url").map(|url| webhook_url(&state, url)).transpose()?),
             webhook_enabled: Some(form.checked("webhook_enabled")),
             allowed_origins: Some(origins(form.text("allowed_origins"))?),
-        })
-    };
-    let changes = match changes() {
-        Ok(changes) => changes,
-        Err(invalid) => return Ok(redirect_with(&here, false, &invalid.to_string())),
-    };
-    match state.service.update_app(&admin, id, changes).await {
-        Ok(_) => Ok(redirect_with(&here, true, "The app was saved.")),
-        Err(UpdateAppError::WebhookUrlRejected(e)) => {
-            Ok(redirect_with(&here, false, &ConsoleError::invalid("Webhook URL", e).to_string()))
-        }
-        Err(e) => Err(e.into()),
+        };
+        state.service.update_app(&admin, id, changes).await?;
+        Ok(redirect_with(&here, true, "The app was saved."))
     }
+    .await;
+    back_on_invalid(&here, result)
 }
 
-/// The change is confirmed by its checkbox, or sent back to the app's page.
-fn confirmed(form: &Form, here: &str) -> Option<actix_web::HttpResponse> {
-    (!form.checked("confirm")).then(|| redirect_with(here, false, "Tick the confirmation box to go ahead."))
+/// Which of an app's secrets a rotation replaces.
+#[derive(Debug, Clone, Copy)]
+enum AppSecret {
+    AppKey,
+    WebhookSigningSecret,
 }
 
 /// `POST /console/apps/{appId}/app-key`: a new App Key, shown once; the old one fails at once.
@@ -158,14 +144,7 @@ pub(super) async fn regenerate_key(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, admin, form) = admin_change(&request, &body).await?;
-    let id = app_id(&path)?;
-    if let Some(back) = confirmed(&form, &format!("/console/apps/{id}")) {
-        return Ok(back);
-    }
-    let key = state.service.regenerate_app_key(&admin, id).await?;
-    let app = find_app(&state, &session, &path).await?;
-    Ok(page(&session, views::apps::regenerated(&chrome(&session, Section::Apps), &app, "App Key", key.expose())))
+    rotate(&state, &request, &path, &body, AppSecret::AppKey).await
 }
 
 /// `POST /console/apps/{appId}/webhook-signing-secret`: a new secret, shown once.
@@ -175,16 +154,25 @@ pub(super) async fn rotate_secret(
     path: Path<String>,
     body: Bytes,
 ) -> PageResult {
-    let (session, admin, form) = admin_change(&request, &body).await?;
-    let id = app_id(&path)?;
-    if let Some(back) = confirmed(&form, &format!("/console/apps/{id}")) {
-        return Ok(back);
+    rotate(&state, &request, &path, &body, AppSecret::WebhookSigningSecret).await
+}
+
+/// Replaces one of the app's secrets once the change is confirmed by its checkbox, and shows the
+/// new one this once.
+async fn rotate(state: &ConsoleState, request: &HttpRequest, path: &str, body: &[u8], which: AppSecret) -> PageResult {
+    let (session, admin, form) = admin_change(request, body).await?;
+    let id = app_id(path)?;
+    if !form.checked("confirm") {
+        return Ok(redirect_with(&format!("/console/apps/{id}"), false, "Tick the confirmation box to go ahead."));
     }
-    let secret = state.service.rotate_webhook_secret(&admin, id).await?;
-    let app = find_app(&state, &session, &path).await?;
-    let markup =
-        views::apps::regenerated(&chrome(&session, Section::Apps), &app, "webhook signing secret", secret.expose());
-    Ok(page(&session, markup))
+    let (what, secret) = match which {
+        AppSecret::AppKey => ("App Key", state.service.regenerate_app_key(&admin, id).await?.expose().to_owned()),
+        AppSecret::WebhookSigningSecret => {
+            ("webhook signing secret", state.service.rotate_webhook_secret(&admin, id).await?.expose().to_owned())
+        }
+    };
+    let app = find_app(state, &session, path).await?;
+    Ok(page(&session, views::apps::regenerated(&chrome(&session, Section::Apps), &app, what, &secret)))
 }
 
 /// `GET /console/apps/{appId}/webhooks?cursor=`: deliveries, newest first, with every attempt.

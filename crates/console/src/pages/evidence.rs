@@ -6,12 +6,12 @@ use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use clickwrap_domain::consent::models::{Action, EventFilter};
 use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, ListEventsError, PageLimit};
-use clickwrap_domain::{EndUserId, EventId, TemplateId, Timestamp};
+use clickwrap_domain::{EndUserId, EventId, TemplateId};
 
 use super::{PageResult, chrome, page, with_security_headers};
 use crate::ConsoleState;
 use crate::error::ConsoleError;
-use crate::form::Form;
+use crate::form::{Form, utc_datetime};
 use crate::session::{SignedIn, redirect_with};
 use crate::views::events::EventFilters;
 use crate::views::{self, Section};
@@ -41,13 +41,6 @@ impl From<CertificateError> for ConsoleError {
     }
 }
 
-/// A `datetime-local` value (`2026-12-01T09:30`, seconds optional), read as UTC.
-fn utc(text: &str, label: &str) -> Result<Timestamp, ConsoleError> {
-    let rfc3339 = if text.len() == 16 { format!("{text}:00Z") } else { format!("{text}Z") };
-    Timestamp::parse_rfc3339(&rfc3339)
-        .map_err(|_| ConsoleError::Invalid(format!("{label}: give a date and time like 2026-12-01 09:30 (UTC).")))
-}
-
 /// The list's filters as the form sent them, and as the domain reads them.
 fn filters(query: &Form) -> (EventFilters, Result<EventFilter, ConsoleError>) {
     let echo = EventFilters {
@@ -71,8 +64,8 @@ fn filters(query: &Form) -> (EventFilters, Result<EventFilter, ConsoleError>) {
                 .optional("status")
                 .map(|s| Action::parse(s).ok_or_else(|| ConsoleError::Invalid("Action: ACCEPTED or DECLINED.".into())))
                 .transpose()?,
-            from: query.optional("from").map(|t| utc(t, "From")).transpose()?,
-            to: query.optional("to").map(|t| utc(t, "To")).transpose()?,
+            from: query.optional("from").map(|t| utc_datetime(t, "From")).transpose()?,
+            to: query.optional("to").map(|t| utc_datetime(t, "To")).transpose()?,
         })
     })();
     (echo, parsed)

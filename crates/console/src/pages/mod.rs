@@ -31,6 +31,17 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; st
      img-src 'self' https: data:; frame-src 'self'; frame-ancestors 'none'; form-action 'self'; \
      base-uri 'none'; object-src 'none'";
 
+/// A user error (a value refused, a conflict) goes back to `back` as a notice, so the operator
+/// stays on the form; anything else is the error page.
+pub(crate) fn back_on_invalid(back: &str, result: PageResult) -> PageResult {
+    match result {
+        Err(ConsoleError::Invalid(message) | ConsoleError::Conflict(message)) => {
+            Ok(crate::session::redirect_with(back, false, &message))
+        }
+        other => other,
+    }
+}
+
 /// The headers every console answer carries.
 pub(crate) fn with_security_headers(response: &mut HttpResponseBuilder) {
     response

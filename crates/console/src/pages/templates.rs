@@ -18,10 +18,10 @@ use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};
 use maud::PreEscaped;
 use serde_json::json;
 
-use super::{PageResult, chrome, html as html_page, page, with_security_headers};
+use super::{PageResult, back_on_invalid, chrome, html as html_page, page, with_security_headers};
 use crate::ConsoleState;
 use crate::error::ConsoleError;
-use crate::form::{Form, comma_list};
+use crate::form::{Form, comma_list, utc_datetime};
 use crate::session::{SignedIn, admin_change, change, redirect_with};
 use crate::views::{self, Section};
 
@@ -71,23 +71,8 @@ fn here(id: TemplateId) -> String {
     format!("/console/templates/{id}")
 }
 
-/// A launch language by its code (`en`, `de`, …).
-fn language(code: &str) -> Option<Language> {
-    Language::ALL.into_iter().find(|l| l.code() == code)
-}
-
 fn now(state: &ConsoleState) -> Timestamp {
     state.service.ports().clock.now()
-}
-
-/// A user error goes back to `back` as a notice; anything else is the error page.
-fn back_on_invalid(back: &str, result: Result<HttpResponse, ConsoleError>) -> PageResult {
-    match result {
-        Err(ConsoleError::Invalid(message) | ConsoleError::Conflict(message)) => {
-            Ok(redirect_with(back, false, &message))
-        }
-        other => other,
-    }
 }
 
 /// `GET /console/templates?tag=`.
@@ -118,7 +103,7 @@ pub(super) async fn create(state: Data<ConsoleState>, request: HttpRequest, body
                 .map(|t| Tag::parse(t).map_err(|e| ConsoleError::invalid("Tags", e)))
                 .collect::<Result<_, _>>()?,
             app_ids: BTreeSet::new(),
-            default_language: language(form.text("default_language")).unwrap_or(Language::English),
+            default_language: Language::from_code(form.text("default_language")).unwrap_or(Language::English),
             content: BTreeMap::new(),
             customizations: Customizations::default(),
             always_require_acceptance: false,
@@ -158,7 +143,7 @@ pub(super) async fn settings(
                     .collect::<Result<_, _>>()?,
             ),
             default_language: Some(
-                language(form.text("default_language"))
+                Language::from_code(form.text("default_language"))
                     .ok_or_else(|| ConsoleError::Invalid("Default language: choose one of the list.".into()))?,
             ),
             always_require_acceptance: Some(form.checked("always_require_acceptance")),
@@ -224,16 +209,6 @@ pub(super) async fn link_apps(
     back_on_invalid(&here(id), result)
 }
 
-/// A `datetime-local` value (`2026-12-01T09:30` or with seconds), read as UTC.
-fn utc_datetime(text: &str) -> Result<Timestamp, ConsoleError> {
-    let rfc3339 = match text.len() {
-        16 => format!("{text}:00Z"),
-        _ => format!("{text}Z"),
-    };
-    Timestamp::parse_rfc3339(&rfc3339)
-        .map_err(|_| ConsoleError::Invalid("Effective from: give a date and time like 2026-12-01 09:30 (UTC).".into()))
-}
-
 /// `POST /console/templates/{id}/versions`: publishes the draft (`kind`, optional `effective_at`).
 pub(super) async fn publish(
     state: Data<ConsoleState>,
@@ -248,7 +223,7 @@ pub(super) async fn publish(
             "MINOR" => VersionKind::Minor,
             _ => VersionKind::Major,
         };
-        let effective_at = form.optional("effective_at").map(utc_datetime).transpose()?;
+        let effective_at = form.optional("effective_at").map(|t| utc_datetime(t, "Effective from")).transpose()?;
         let (_, version) = state.service.publish_version(&admin, id, kind, effective_at).await?;
         let message = if version.effective_at > now(&state) {
             format!("Version {} is published and scheduled.", version.number)
@@ -287,7 +262,7 @@ pub(super) async fn diff(
     };
     let result = (|| {
         let (a, b) = (pick("a")?, pick("b")?);
-        let language = language(query.text("language")).unwrap_or(template.default_language);
+        let language = Language::from_code(query.text("language")).unwrap_or(template.default_language);
         let text = |v: &clickwrap_domain::templates::models::TemplateVersion| {
             v.content.get(&language).map(SanitizedHtml::as_str).unwrap_or_default().to_owned()
         };
@@ -310,7 +285,7 @@ pub(super) async fn draft(
 ) -> PageResult {
     let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
     let query = Form::parse(request.query_string().as_bytes());
-    let language = language(query.text("language")).unwrap_or(template.default_language);
+    let language = Language::from_code(query.text("language")).unwrap_or(template.default_language);
     let preview = template.draft.get(&language).map(|html| render(html, &PlaceholderValues::default()));
     let markup = views::templates::draft(
         &chrome(&session, Section::Templates),
@@ -330,7 +305,7 @@ pub(super) async fn save_draft(
 ) -> PageResult {
     let (_, admin, form) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
-    let language = language(form.text("language")).unwrap_or(Language::English);
+    let language = Language::from_code(form.text("language")).unwrap_or(Language::English);
     let editor = format!("/console/templates/{id}/draft?language={}", language.code());
     let result = async {
         let mut content = state.service.get_template(admin.tenant_id(), id).await?.draft;
@@ -354,7 +329,7 @@ pub(super) async fn save_draft(
 /// SDK would show it, sanitized and filled, as a document for the preview frame.
 pub(super) async fn preview(request: HttpRequest, body: Bytes) -> PageResult {
     let (_, form) = change(&request, &body).await?;
-    let language = language(form.text("language")).unwrap_or(Language::English);
+    let language = Language::from_code(form.text("language")).unwrap_or(Language::English);
     let clean = sanitize(form.get("content").unwrap_or_default()).map_err(|e| ConsoleError::invalid("Content", e))?;
     let mut values = PlaceholderValues::default();
     for (name, value) in form.with_prefix("sample.") {
@@ -460,7 +435,7 @@ pub(super) async fn preview_view(
 ) -> PageResult {
     let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
     let query = Form::parse(request.query_string().as_bytes());
-    let language = language(query.text("language")).unwrap_or(template.default_language);
+    let language = Language::from_code(query.text("language")).unwrap_or(template.default_language);
     // What end users are shown: the version in force (the draft while there is none yet).
     let shown = template.effective_version(now(&state)).or_else(|| template.latest_version());
     let content = shown

@@ -162,6 +162,11 @@ pub struct EventFilter {
 }
 
 impl EventFilter {
+    /// Whether `from` is not after `to` (either may be left out).
+    pub fn range_is_valid(&self) -> bool {
+        !matches!((self.from, self.to), (Some(from), Some(to)) if from > to)
+    }
+
     /// A canonical byte string of the filters, so a cursor can be bound to exactly them.
     pub fn fingerprint(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(128);

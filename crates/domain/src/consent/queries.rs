@@ -161,9 +161,7 @@ impl ClickwrapService {
         cursor_text: Option<&str>,
         limit: PageLimit,
     ) -> Result<EventPage, ListEventsError> {
-        if let (Some(from), Some(to)) = (filter.from, filter.to)
-            && from > to
-        {
+        if !filter.range_is_valid() {
             return Err(ListEventsError::FromAfterTo);
         }
         let scope = cursor_scope(tenant, filter);
@@ -193,9 +191,7 @@ impl ClickwrapService {
         after: Option<EventPosition>,
         batch: usize,
     ) -> Result<(Vec<EventDetails>, Option<EventPosition>), ListEventsError> {
-        if let (Some(from), Some(to)) = (filter.from, filter.to)
-            && from > to
-        {
+        if !filter.range_is_valid() {
             return Err(ListEventsError::FromAfterTo);
         }
         let items = self.ports.events.list_verified_event_details(tenant, filter, after.as_ref(), batch).await?;

@@ -19,7 +19,9 @@ use crate::ports::{
 use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
-use crate::tenants::models::{ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, Tenant};
+use crate::tenants::models::{
+    ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, RECORD_USE_EVERY, Tenant,
+};
 use crate::webhooks::models::Delivery;
 use crate::{AppId, EndUserId, EventId, OperatorTokenId, TemplateId, TenantId, Timestamp};
 
@@ -65,7 +67,7 @@ impl State {
 
 /// Last uses are recorded at most once a minute, as the database does.
 fn touch(last: &mut Option<Timestamp>, now: Timestamp) {
-    if last.is_none_or(|at| now.unix_millis() - at.unix_millis() >= 60_000) {
+    if last.is_none_or(|at| now.as_datetime() - at.as_datetime() >= RECORD_USE_EVERY) {
         *last = Some(now);
     }
 }

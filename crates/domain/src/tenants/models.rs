@@ -36,6 +36,10 @@ impl OperatorRole {
     }
 }
 
+/// How often a token's last use and a console session's last request are written: at most once
+/// this long, so that reading with a token does not mean writing every time.
+pub const RECORD_USE_EVERY: time::Duration = time::Duration::minutes(1);
+
 /// A stored operator token: only its hash is kept.
 #[derive(Debug, Clone)]
 pub struct OperatorTokenRecord {

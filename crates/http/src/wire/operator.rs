@@ -57,15 +57,10 @@ fn name(text: &str) -> ApiResult<Name> {
     field("name", Name::parse(text))
 }
 
-/// A supported language by its code exactly as the API writes it (`en`, `de`, …).
-pub(crate) fn language_code(code: &str) -> Option<Language> {
-    Language::ALL.into_iter().find(|language| language.code() == code)
-}
-
 const UNSUPPORTED_LANGUAGE: &str = "is not a supported language code; supported: en, de, fr, es, zh, hi, ru";
 
 fn default_language(code: &str) -> ApiResult<Language> {
-    language_code(code).ok_or_else(|| ApiError::invalid_field("defaultLanguage", UNSUPPORTED_LANGUAGE))
+    Language::from_code(code).ok_or_else(|| ApiError::invalid_field("defaultLanguage", UNSUPPORTED_LANGUAGE))
 }
 
 /// A webhook URL: syntax errors and addresses that are forbidden as written answer like the
@@ -100,7 +95,8 @@ fn content(raw: &BTreeMap<String, String>) -> ApiResult<LocalizedContent> {
     raw.iter()
         .map(|(code, html)| {
             let name = format!("content.{code}");
-            let language = language_code(code).ok_or_else(|| ApiError::invalid_field(&name, UNSUPPORTED_LANGUAGE))?;
+            let language =
+                Language::from_code(code).ok_or_else(|| ApiError::invalid_field(&name, UNSUPPORTED_LANGUAGE))?;
             let html = sanitize(html).map_err(|e: ContentTooLarge| {
                 let mut error = ApiError::new(
                     actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
@@ -212,7 +208,8 @@ pub(crate) fn customizations(value: &Value, prefix: &str) -> ApiResult<Customiza
         let texts = texts.as_object().ok_or_else(|| ApiError::invalid_field(&at, "must be an object"))?;
         for (code, overrides) in texts {
             let at = path(&at, code);
-            let language = language_code(code).ok_or_else(|| ApiError::invalid_field(&at, UNSUPPORTED_LANGUAGE))?;
+            let language =
+                Language::from_code(code).ok_or_else(|| ApiError::invalid_field(&at, UNSUPPORTED_LANGUAGE))?;
             if overrides.is_null() {
                 continue;
             }
