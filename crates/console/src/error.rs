@@ -13,24 +13,24 @@ use crate::pages::with_security_headers;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ConsoleError {
     /// No session, or it ended: to the sign-in page.
-    #[error("please sign in")]
+    #[error("Please sign in.")]
     SignedOut,
     /// The request did not carry the session's CSRF token.
-    #[error("the form has expired or did not come from this console; reload the page and try again")]
+    #[error("The form has expired or did not come from this console. Reload the page and try again.")]
     Csrf,
     /// A VIEWER asked to change something.
-    #[error("this operator token has the VIEWER role, which cannot change anything")]
+    #[error("This operator token has the VIEWER role, which cannot change anything.")]
     ForbiddenRole,
-    #[error("{0} could not be found")]
+    #[error("Sorry, {0} could not be found.")]
     NotFound(&'static str),
     /// The submitted values are not acceptable; the message says which and why.
     #[error("{0}")]
     Invalid(String),
     #[error("{0}")]
     Conflict(String),
-    #[error("the database cannot be reached right now; try again in a moment")]
+    #[error("The database cannot be reached right now. Try again in a moment.")]
     Unavailable,
-    #[error("something went wrong on the server; it has been logged")]
+    #[error("Something went wrong on the server. It has been logged.")]
     Internal,
 }
 
