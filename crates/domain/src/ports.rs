@@ -23,7 +23,7 @@ use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt
 use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
 use crate::webhooks::models::Delivery;
 use crate::webhooks::url::WebhookUrl;
-use crate::{AppId, DeliveryId, EndUserId, EventId, OperatorTokenId, TemplateId, TenantId, Timestamp};
+use crate::{AppId, DeliveryId, EndUserId, EventId, Name, OperatorTokenId, TemplateId, TenantId, Timestamp};
 
 /// The time. A port so that tests can move it.
 pub trait Clock: Send + Sync + Debug {
@@ -98,6 +98,8 @@ pub trait TenantStore: Send + Sync + Debug {
     async fn delete_console_session(&self, secret_hash: &SecretHash) -> Result<(), StorageError>;
     /// Whether the tenant exists.
     async fn set_event_quota(&self, id: TenantId, quota: Option<u64>) -> Result<bool, StorageError>;
+    /// Sets or clears the tenant's legal name; false when there is no such tenant.
+    async fn set_legal_name(&self, id: TenantId, legal_name: Option<&Name>) -> Result<bool, StorageError>;
     /// Verified events counted in the period.
     async fn events_in_period(&self, id: TenantId, period: &QuotaPeriod) -> Result<u64, StorageError>;
 }
@@ -160,6 +162,11 @@ pub struct StoredCertificate {
     pub pdf: Vec<u8>,
     pub sha256: [u8; 32],
     pub created_at: Timestamp,
+    /// The app's name printed on it, as it was at verification (the agreement PDF prints the
+    /// same); `None` only for certificates stored before the names were kept.
+    pub app_name: Option<String>,
+    /// The operator's legal name printed on it, if one was set at verification.
+    pub operator_name: Option<String>,
 }
 
 /// Everything a verification writes, in one transaction.
@@ -223,13 +230,14 @@ pub trait EventStore: Send + Sync + Debug {
         template: TemplateId,
         major: u32,
     ) -> Result<ConsentSnapshot, StorageError>;
-    /// The version of the end user's latest verified acceptance of the template.
-    async fn last_accepted_version(
+    /// The end user's latest verified acceptance of the template (latest by `actionAt`), with
+    /// the content exactly as it was shown.
+    async fn last_accepted_event(
         &self,
         tenant: TenantId,
         end_user: &EndUserId,
         template: TemplateId,
-    ) -> Result<Option<VersionNumber>, StorageError>;
+    ) -> Result<Option<ClickwrapEvent>, StorageError>;
     async fn request_re_accept(
         &self,
         tenant: TenantId,
@@ -292,7 +300,9 @@ pub struct WebhookTargetRejected(pub String);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CertificateFacts {
     pub event: ClickwrapEvent,
+    /// The names in force at verification: the app's, and the operator's legal name if set.
     pub app_name: String,
+    pub operator_name: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -164,6 +164,7 @@ fn presented(
             agreement_mode: AgreementMode::Scroll,
             accept_label: "Accept".into(),
             checkbox_label: None,
+            scroll_required: Some(false),
         },
         client_metadata: serde_json::Map::new(),
         client_ip: Some("203.0.113.7".into()),
@@ -537,6 +538,90 @@ async fn accepted_content_is_shown_for_the_version_the_user_accepted() {
     let latest = w.service.clickwrap_content(&op.app, &query(None)).await.unwrap();
     assert_eq!(latest.version, VersionNumber::new(2, 0));
     assert!(w.service.clickwrap_content(&op.app, &query(Some("never-accepted"))).await.is_err());
+}
+
+#[tokio::test]
+async fn accepted_content_is_the_stored_content_as_shown_even_after_the_template_is_disabled() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let new = NewTemplate {
+        name: Name::parse("Terms of Service").unwrap(),
+        tags: BTreeSet::new(),
+        app_ids: BTreeSet::new(),
+        default_language: Language::English,
+        content: BTreeMap::from([
+            (Language::English, sanitize("<p>Dear {{fullName}}, the terms.</p>").unwrap()),
+            (Language::German, sanitize("<p>Liebe(r) {{fullName}}, die Bedingungen.</p>").unwrap()),
+        ]),
+        customizations: Customizations::default(),
+        always_require_acceptance: false,
+    };
+    let t = w.service.create_template(&op.admin(), new).await.unwrap();
+    w.service.publish_version(&op.admin(), t.id, VersionKind::Major, None).await.unwrap();
+    w.service.enable_template(&op.admin(), t.id).await.unwrap();
+    let placeholders = PlaceholderValues::from_json_text(r#"{"fullName":"Ada%20L%C3%B6welace"}"#).unwrap();
+    let check = ClickwrapCheck {
+        template_id: t.id,
+        end_user_id: EndUserId::parse("hanna").unwrap(),
+        language: LanguagePreference::parse("de").unwrap(),
+        placeholders: placeholders.clone(),
+    };
+    let shown = w.service.check_clickwrap(&op.app, &check).await.unwrap().rendered;
+    assert_eq!(shown.content, "<p>Liebe(r) Ada Löwelace, die Bedingungen.</p>");
+    let mut action = presented(&shown.content_hash, shown.version, t.id, "hanna", Action::Accepted, w.clock.now());
+    action.language = Language::German;
+    action.placeholders = placeholders;
+    let recorded = w.service.record_action(&op.app, action).await.unwrap();
+    assert_eq!(recorded.event.template_placeholders.as_deref(), Some(r#"{"fullName":"Ada Löwelace"}"#));
+    w.service.verify(&op.app, recorded.signature.as_str()).await.unwrap();
+    // A later version, a rename and a disabled template change nothing about what was accepted.
+    w.service
+        .save_draft(&op.admin(), t.id, BTreeMap::from([(Language::English, sanitize("<p>New</p>").unwrap())]))
+        .await
+        .unwrap();
+    w.service.publish_version(&op.admin(), t.id, VersionKind::Major, None).await.unwrap();
+    w.service.disable_template(&op.admin(), t.id).await.unwrap();
+    w.clock.advance(Duration::seconds(1));
+
+    let asked = ContentQuery {
+        template_id: t.id,
+        version: None,
+        // The language and placeholders asked for now do not matter: the accepted content does.
+        language: LanguagePreference::parse("en").unwrap(),
+        placeholders: PlaceholderValues::default(),
+        end_user_id: Some(EndUserId::parse("hanna").unwrap()),
+    };
+    let accepted = w.service.clickwrap_content(&op.app, &asked).await.unwrap();
+    assert_eq!(accepted.content, shown.content);
+    assert_eq!(accepted.content_hash, shown.content_hash);
+    assert_eq!((accepted.language, accepted.version), (Language::German, VersionNumber::new(1, 0)));
+    assert_eq!(accepted.effective_at, shown.effective_at);
+    // Without an end user the disabled template is not served.
+    let latest = ContentQuery { end_user_id: None, ..asked };
+    assert!(matches!(w.service.clickwrap_content(&op.app, &latest).await, Err(ClickwrapQueryError::NotFound(_))));
+}
+
+#[tokio::test]
+async fn a_client_cannot_claim_another_agreement_mode_than_the_templates() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    let check = ClickwrapCheck {
+        template_id: t.id,
+        end_user_id: EndUserId::parse("ivan").unwrap(),
+        language: LanguagePreference::parse("en").unwrap(),
+        placeholders: PlaceholderValues::default(),
+    };
+    let view = w.service.check_clickwrap(&op.app, &check).await.unwrap();
+    assert_eq!(view.customizations.agreement_mode, AgreementMode::Scroll);
+    let mut action =
+        presented(&view.rendered.content_hash, view.rendered.version, t.id, "ivan", Action::Accepted, w.clock.now());
+    action.presentation.agreement_mode = AgreementMode::Checkbox;
+    action.presentation.checkbox_label = Some("I invented this wording".into());
+    assert_eq!(
+        w.service.record_action(&op.app, action).await.unwrap_err(),
+        RecordActionError::AgreementModeMismatch(AgreementMode::Scroll)
+    );
 }
 
 #[tokio::test]

@@ -79,6 +79,9 @@ impl From<RecordActionError> for ApiError {
             RecordActionError::VersionSuperseded(_) => ApiError::bad_request("VERSION_SUPERSEDED", error.to_string()),
             RecordActionError::LanguageNotAvailable(_) => ApiError::invalid_field("language", error.to_string()),
             RecordActionError::ContentMismatch => ApiError::bad_request("CONTENT_MISMATCH", error.to_string()),
+            RecordActionError::AgreementModeMismatch(_) => {
+                ApiError::bad_request("AGREEMENT_MODE_MISMATCH", error.to_string())
+            }
             RecordActionError::PresentedAtOutOfRange => ApiError::invalid_field("presentedAt", error.to_string()),
             RecordActionError::Storage(e) => e.into(),
         }

@@ -529,3 +529,108 @@ async fn a_panic_answers_500_with_nothing_internal() {
     let body = reply.problem(500, "INTERNAL_ERROR");
     assert!(!body.to_string().contains("hunter2"));
 }
+
+/// `showAcceptedContent`, the agreement PDF and the stored placeholder values give back exactly
+/// what the end user saw and accepted, whatever changed since.
+#[actix_web::test]
+async fn what_was_accepted_is_given_back_exactly_later() {
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let tenant = clickwrap_domain::TenantId::parse(&op.tenant_id).unwrap();
+    h.service().set_legal_name(tenant, Some("Acme Holdings GmbH")).await.unwrap();
+    let t = template(&h, &op, "<p>Hello {{fullName}}</p>").await;
+
+    // Shown in German with a value URL-encoded once, as the SDK sends it.
+    let placeholders = json!({"fullName": "Ada%20L%C3%B6we"});
+    let encoded: String = form_urlencoded::byte_serialize(placeholders.to_string().as_bytes()).collect();
+    let view = h
+        .call(get(&format!(
+            "{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId=ute&language=de&templatePlaceholders={encoded}",
+            op.app_id
+        )))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(view["content"], "<p>Bedingungen für Ada Löwe</p>");
+    let mut body = json!({
+        "appId": op.app_id,
+        "clickwrapTemplateId": t,
+        "clickwrapTemplateVersion": 1,
+        "clickwrapTemplateVersionMinor": 0,
+        "endUserId": "ute",
+        "action": "ACCEPTED",
+        "language": "de",
+        "templatePlaceholders": placeholders,
+        "contentHash": view["contentHash"],
+        "presentedAt": time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap(),
+        "presentation": {"mode": "DIALOG", "agreementMode": "CHECKBOX", "acceptLabel": "Akzeptieren",
+                         "checkboxLabel": "Invented wording", "scrollRequired": true},
+    });
+    // A client cannot claim a rule the template does not set.
+    let problem = h.call(post(&format!("{V1}/clickwrap"), &body)).await.problem(400, "AGREEMENT_MODE_MISMATCH");
+    assert!(problem["detail"].as_str().unwrap().contains("SCROLL"), "{problem}");
+    body["presentation"] = json!({"mode": "DIALOG", "agreementMode": "SCROLL", "acceptLabel": "Akzeptieren",
+                                  "scrollRequired": true});
+    let recorded = h.call(post(&format!("{V1}/clickwrap"), &body)).await.expect(201).json();
+    let signature = recorded["serviceSignature"].as_str().unwrap();
+    verify(&h, &op, signature).await.expect(200);
+    let id = recorded["clickwrapEventId"].as_str().unwrap();
+
+    // The values used in the content are stored and returned, decoded.
+    let details = h.call(get(&format!("{V1}/clickwrap-events/{id}/details")).app(&op)).await.expect(200).json();
+    assert_eq!(details["templatePlaceholders"], r#"{"fullName":"Ada Löwe"}"#);
+    assert_eq!(details["presentation"]["scrollRequired"], true);
+    let agreement = h.call(get(&format!("{V1}/clickwrap-events/{id}/agreement")).app(&op)).await.expect(200).body;
+
+    // Later: the app is renamed, the template gets a new version, is unlinked and disabled.
+    let operator_call = |method: actix_web::http::Method, path: String, body: Option<Value>| {
+        let request = request(method, &format!("/operator/v1{path}"))
+            .insert_header(("authorization", format!("Bearer {}", op.token)));
+        match body {
+            Some(body) => request.insert_header(("content-type", "application/json")).set_payload(body.to_string()),
+            None => request,
+        }
+    };
+    use actix_web::http::Method;
+    h.call(operator_call(Method::PATCH, format!("/apps/{}", op.app_id), Some(json!({"name": "Renamed shop"}))))
+        .await
+        .expect(200);
+    let other_app =
+        h.call(operator_call(Method::POST, "/apps".into(), Some(json!({"name": "Other"})))).await.expect(201).json();
+    h.call(operator_call(Method::PUT, format!("/templates/{t}/apps"), Some(json!({"appIds": [other_app["appId"]]}))))
+        .await
+        .expect(200);
+    h.call(operator_call(Method::POST, format!("/templates/{t}/disable"), None)).await.expect(200);
+    h.service().set_legal_name(tenant, Some("Acme Renamed AG")).await.unwrap();
+
+    // showAcceptedContent: the stored content as shown, whatever language is asked for now.
+    let accepted = h
+        .call(get(&format!(
+            "{V1}/clickwrap/content?appId={}&clickwrapTemplateId={t}&endUserId=ute&language=en",
+            op.app_id
+        )))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(accepted["content"], view["content"]);
+    assert_eq!(accepted["contentHash"], view["contentHash"]);
+    assert_eq!(accepted["language"], "de");
+    assert_eq!(accepted["clickwrapTemplateVersion"], 1);
+    assert_eq!(accepted["effectiveAt"], view["effectiveAt"]);
+    assert_eq!(accepted["name"], "Terms of Service");
+    // Without the end user the disabled template is not served; another end user has nothing.
+    h.call(get(&format!("{V1}/clickwrap/content?appId={}&clickwrapTemplateId={t}", op.app_id)))
+        .await
+        .problem(404, "TEMPLATE_NOT_FOUND");
+    h.call(get(&format!("{V1}/clickwrap/content?appId={}&clickwrapTemplateId={t}&endUserId=nobody", op.app_id)))
+        .await
+        .problem(404, "TEMPLATE_NOT_FOUND");
+
+    // The agreement is fixed evidence: the same file on every download, by either API, with the
+    // names in force at verification.
+    let again = h.call(get(&format!("{V1}/clickwrap-events/{id}/agreement")).app(&op)).await.expect(200).body;
+    assert!(again == agreement, "the agreement changed between downloads");
+    let by_operator =
+        h.call(operator_call(Method::GET, format!("/events/{id}/agreement"), None)).await.expect(200).body;
+    assert!(by_operator == agreement, "the operator API serves the same agreement");
+}

@@ -8,8 +8,11 @@ use std::fmt;
 use std::sync::Arc;
 
 use der::{Decode, EncodePem};
+use p256::ecdsa::signature::Signer;
+use p256::ecdsa::{Signature, SigningKey};
+use p256::pkcs8::DecodePrivateKey;
 use ring::rand::{SecureRandom, SystemRandom};
-use ring::signature::{ECDSA_P256_SHA256_ASN1_SIGNING, EcdsaKeyPair, KeyPair};
+use ring::signature::{ECDSA_P256_SHA256_ASN1_SIGNING, EcdsaKeyPair};
 use time::{Duration, OffsetDateTime};
 use x509_cert::Certificate;
 
@@ -27,8 +30,7 @@ const COMMON_NAME: der::asn1::ObjectIdentifier = der::asn1::ObjectIdentifier::ne
 pub struct SigningIdentity {
     private_key_pkcs8: Vec<u8>,
     certificate_der: Vec<u8>,
-    key_pair: Arc<EcdsaKeyPair>,
-    rng: SystemRandom,
+    key: Arc<SigningKey>,
     certificate: Arc<Certificate>,
     fingerprint: [u8; 32],
 }
@@ -80,9 +82,8 @@ impl SigningIdentity {
     /// An identity as stored: the PKCS#8 DER private key and the DER certificate. Fails unless the
     /// key is an ECDSA P-256 key and the certificate is for it.
     pub fn from_der(private_key_pkcs8: &[u8], certificate_der: &[u8]) -> Result<Self, IdentityError> {
-        let rng = SystemRandom::new();
-        let key_pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_ASN1_SIGNING, private_key_pkcs8, &rng)
-            .map_err(|e| IdentityError::PrivateKey(e.to_string()))?;
+        let key =
+            SigningKey::from_pkcs8_der(private_key_pkcs8).map_err(|e| IdentityError::PrivateKey(e.to_string()))?;
         let certificate =
             Certificate::from_der(certificate_der).map_err(|e| IdentityError::Certificate(e.to_string()))?;
         let spki = &certificate.tbs_certificate.subject_public_key_info;
@@ -90,7 +91,8 @@ impl SigningIdentity {
         if spki.algorithm.oid != ID_EC_PUBLIC_KEY || curve != Some(SECP256R1) {
             return Err(IdentityError::Certificate("its key is not an ECDSA P-256 key".to_owned()));
         }
-        if spki.subject_public_key.as_bytes() != Some(key_pair.public_key().as_ref()) {
+        let public_key = key.verifying_key().to_encoded_point(false);
+        if spki.subject_public_key.as_bytes() != Some(public_key.as_bytes()) {
             return Err(IdentityError::KeyMismatch);
         }
         let digest = ring::digest::digest(&ring::digest::SHA256, certificate_der);
@@ -99,8 +101,7 @@ impl SigningIdentity {
         Ok(Self {
             private_key_pkcs8: private_key_pkcs8.to_vec(),
             certificate_der: certificate_der.to_vec(),
-            key_pair: Arc::new(key_pair),
-            rng,
+            key: Arc::new(key),
             certificate: Arc::new(certificate),
             fingerprint,
         })
@@ -152,10 +153,12 @@ impl SigningIdentity {
         &self.certificate
     }
 
-    /// ECDSA P-256 with SHA-256 over `message`, DER-encoded (`Ecdsa-Sig-Value`).
+    /// ECDSA P-256 with SHA-256 over `message`, DER-encoded (`Ecdsa-Sig-Value`). Deterministic
+    /// (RFC 6979): the same message always gives the same signature, so a document rendered
+    /// again from the same evidence is byte for byte the same file.
     pub(crate) fn sign(&self, message: &[u8]) -> Result<Vec<u8>, IdentityError> {
-        let signature = self.key_pair.sign(&self.rng, message).map_err(|_| IdentityError::Sign)?;
-        Ok(signature.as_ref().to_vec())
+        let signature: Signature = self.key.try_sign(message).map_err(|_| IdentityError::Sign)?;
+        Ok(signature.to_der().as_bytes().to_vec())
     }
 }
 
@@ -205,11 +208,19 @@ mod tests {
     fn signatures_verify_with_the_certificate_key() {
         let identity = SigningIdentity::generate("signer").unwrap();
         let signature = identity.sign(b"message").unwrap();
-        let public = identity.key_pair.public_key().as_ref().to_vec();
+        // Checked with ring, independently of the signing code, against the certificate's key.
+        let public = identity.certificate().tbs_certificate.subject_public_key_info.subject_public_key.raw_bytes();
         ring::signature::UnparsedPublicKey::new(&ring::signature::ECDSA_P256_SHA256_ASN1, public)
             .verify(b"message", &signature)
             .unwrap();
         assert_eq!(der::Encode::to_der(identity.certificate()).unwrap(), identity.certificate_der());
+    }
+
+    #[test]
+    fn signatures_are_deterministic() {
+        let identity = SigningIdentity::generate("signer").unwrap();
+        assert_eq!(identity.sign(b"message").unwrap(), identity.sign(b"message").unwrap());
+        assert_ne!(identity.sign(b"message").unwrap(), identity.sign(b"other message").unwrap());
     }
 
     fn hex_of(bytes: &[u8]) -> String {

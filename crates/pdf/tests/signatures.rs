@@ -5,6 +5,7 @@
 mod common;
 
 use clickwrap_domain::ports::CertificateRenderer;
+use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity};
 use common::*;
 
 fn certificate_pdf() -> Vec<u8> {
@@ -35,6 +36,30 @@ fn pdfsig_finds_the_signature_valid() {
     assert!(out.text.contains("Total document signed"), "{}", out.text);
     assert!(out.text.contains("adbe.pkcs7.detached"), "{}", out.text);
     assert!(out.text.contains("Signing Hash Algorithm: SHA-256"), "{}", out.text);
+}
+
+#[test]
+fn the_same_evidence_renders_to_the_same_bytes() {
+    // The agreement is rendered again for every download: it must be the same file each time,
+    // signature included (deterministic ECDSA), and differ when any fact differs.
+    let facts = english_facts();
+    let first = renderer().render_agreement(&facts).unwrap();
+    assert_eq!(renderer().render_agreement(&facts).unwrap(), first, "the agreement is byte for byte the same");
+    let again = SigningIdentity::from_der(
+        renderer().identity().private_key_pkcs8_der(),
+        renderer().identity().certificate_der(),
+    )
+    .unwrap();
+    let restarted = PdfRenderer::new(again, FontLibrary::from_env(), BASE_URL);
+    assert_eq!(restarted.render_agreement(&facts).unwrap(), first, "a restarted server renders the same file");
+    assert_eq!(
+        renderer().render_certificate(&facts).unwrap(),
+        renderer().render_certificate(&facts).unwrap(),
+        "so is the certificate"
+    );
+    let mut renamed = facts.clone();
+    renamed.app_name = "Acme Shop (renamed)".into();
+    assert_ne!(renderer().render_agreement(&renamed).unwrap(), first, "the names are part of it");
 }
 
 #[test]

@@ -119,19 +119,36 @@ fn the_certificate_text_can_be_extracted() {
         "3.1",
         "203.0.113.7",
         "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0",
-        "sdkVersion: 1.2.0",
+        "SDK",
+        "web/1.2.0",
+        "1920 × 1080 (pixel ratio 2)",
+        "Europe/Berlin",
+        "de-DE, en",
         "Acme Shop",
+        "Operator",
+        "Acme Shop Holdings Ltd.",
+        "End user name",
+        "Ada Lovelace",
+        "plan (custom)",
+        "Pro 100%",
+        "Checked by the service",
+        "Reported by the end user's device (not checked by the service)",
         "“I agree”",
         "“I have read the terms”",
-        "CHECKBOX",
+        "CHECKBOX, as the template requires: a box to tick before accepting",
         "DIALOG",
     ] {
         assert!(text.contains(expected), "{expected:?} is not in the extracted text:\n{text}");
     }
+    assert!(!text.contains('{'), "no raw JSON on the certificate:\n{text}");
+    // The content hash is one unbroken line; the fingerprint two, broken after a colon.
+    assert!(text.lines().any(|line| line.trim().ends_with(facts.event.content_hash.as_str())), "{text}");
+    let fingerprint = renderer().identity().fingerprint_hex();
+    let (first, second) = fingerprint.split_at(48);
+    assert!(text.lines().any(|line| line.trim().ends_with(first)), "{text}");
+    assert!(text.lines().any(|line| line.trim() == second), "{text}");
     // Values that may be broken across lines.
     let squeezed = squeeze(&text);
-    assert!(squeezed.contains(facts.event.content_hash.as_str()), "{text}");
-    assert!(squeezed.contains(&renderer().identity().fingerprint_hex()), "{text}");
     assert!(squeezed.contains("https://consent.example.com/public-client/v1/signing-certificate"), "{text}");
 }
 

@@ -64,17 +64,19 @@ struct EventRow {
     presented_at: time::OffsetDateTime,
     action_at: time::OffsetDateTime,
     verified_at: Option<time::OffsetDateTime>,
+    scroll_required: Option<bool>,
 }
 
 /// Inserts an event and, unless it is stored already, its rendered content (`$13` is the content
-/// hash, `$23` the content). See [`EventRow::into_values`].
+/// hash, `$24` the content). See [`EventRow::into_values`].
 const INSERT_EVENT_SQL: &str = "
 WITH content AS (
-    INSERT INTO event_contents (content_hash, content) VALUES ($13, $23) ON CONFLICT DO NOTHING)
+    INSERT INTO event_contents (content_hash, content) VALUES ($13, $24) ON CONFLICT DO NOTHING)
 INSERT INTO clickwrap_events (id, tenant_id, app_id, template_id, template_name, version_major, version_minor,
     effective_at, end_user_id, action, status, language, content_hash, template_placeholders, technical_metadata,
-    presentation_mode, agreement_mode, accept_label, checkbox_label, presented_at, action_at, verified_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)";
+    presentation_mode, agreement_mode, accept_label, checkbox_label, presented_at, action_at, verified_at,
+    scroll_required)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)";
 
 impl EventRow {
     fn from_domain(e: &ClickwrapEvent) -> Self {
@@ -101,6 +103,7 @@ impl EventRow {
             presented_at: at(e.presented_at),
             action_at: at(e.action_at),
             verified_at: e.verified_at.map(at),
+            scroll_required: e.presentation.scroll_required,
         }
     }
 
@@ -129,6 +132,7 @@ impl EventRow {
             Value::At(self.presented_at),
             Value::At(self.action_at),
             Value::MaybeAt(self.verified_at),
+            Value::MaybeBool(self.scroll_required),
             Value::Text(content),
         ]
     }
@@ -157,6 +161,7 @@ impl EventRow {
                     .ok_or_else(|| corrupt("agreement mode", &self.agreement_mode))?,
                 accept_label: self.accept_label,
                 checkbox_label: self.checkbox_label,
+                scroll_required: self.scroll_required,
             },
             presented_at: ts(self.presented_at),
             action_at: ts(self.action_at),
@@ -463,8 +468,8 @@ WITH verified AS (
      WHERE tenant_id = $1 AND id = $2 AND status = 'UNVERIFIED'
     RETURNING id),
 certificate AS (
-    INSERT INTO certificates (event_id, tenant_id, pdf, sha256, created_at)
-    SELECT $2, $1, $5, $6, $7 FROM verified WHERE $5 IS NOT NULL),
+    INSERT INTO certificates (event_id, tenant_id, pdf, sha256, created_at, app_name, operator_name)
+    SELECT $2, $1, $5, $6, $7, $19, $20 FROM verified WHERE $5 IS NOT NULL),
 delivery AS (
     INSERT INTO webhook_deliveries (id, tenant_id, app_id, event_id, payload, state, attempts, next_attempt_at,
                                     last_attempt_at, last_response_status, created_at)
@@ -507,6 +512,8 @@ async fn commit_unlimited_verification(
         Value::At(delivery.created_at),
         Value::At(at(record.period.start)),
         Value::SmallInt(i16::from(usage_shard(record))),
+        Value::MaybeText(certificate.and_then(|c| c.app_name.clone())),
+        Value::MaybeText(certificate.and_then(|c| c.operator_name.clone())),
     ];
     let row: Verified = Statement::new(VERIFY_UNLIMITED_SQL, values)
         .get_result(conn)
@@ -572,6 +579,8 @@ impl EventStore for PgStore {
                 certificates::pdf.eq(c.pdf.clone()),
                 certificates::sha256.eq(c.sha256.to_vec()),
                 certificates::created_at.eq(at(c.created_at)),
+                certificates::app_name.eq(c.app_name.clone()),
+                certificates::operator_name.eq(c.operator_name.clone()),
             )
         });
         let delivery = DeliveryRow::from_domain(&record.delivery);
@@ -679,25 +688,22 @@ impl EventStore for PgStore {
         row.into_domain(major)
     }
 
-    async fn last_accepted_version(
+    async fn last_accepted_event(
         &self,
         tenant: TenantId,
         end_user: &EndUserId,
         template: TemplateId,
-    ) -> Result<Option<VersionNumber>, StorageError> {
+    ) -> Result<Option<ClickwrapEvent>, StorageError> {
         let mut conn = self.conn().await?;
-        let row: Option<(i32, i32)> = events::table
-            .filter(events::tenant_id.eq(tenant.as_uuid()))
-            .filter(events::end_user_id.eq(end_user.as_str()))
-            .filter(events::template_id.eq(template.as_uuid()))
+        let query = events::table
+            .filter(events::tenant_id.eq(*tenant.as_uuid()))
+            .filter(events::end_user_id.eq(end_user.as_str().to_owned()))
+            .filter(events::template_id.eq(*template.as_uuid()))
             .filter(events::status.eq(EventStatus::Accepted.as_str()))
             .order((events::action_at.desc(), events::id.desc()))
-            .select((events::version_major, events::version_minor))
-            .first(&mut conn)
-            .await
-            .optional()
-            .map_err(from_diesel)?;
-        row.map(|(major, minor)| Ok(VersionNumber::new(u32_of(major, "major")?, u32_of(minor, "minor")?))).transpose()
+            .limit(1)
+            .into_boxed();
+        Ok(load_events(&mut conn, query).await?.into_iter().next())
     }
 
     async fn request_re_accept(
@@ -729,20 +735,30 @@ impl EventStore for PgStore {
         event: EventId,
     ) -> Result<Option<StoredCertificate>, StorageError> {
         let mut conn = self.conn().await?;
-        let row: Option<(uuid::Uuid, Vec<u8>, Vec<u8>, time::OffsetDateTime)> = certificates::table
+        type Row = (uuid::Uuid, Vec<u8>, Vec<u8>, time::OffsetDateTime, Option<String>, Option<String>);
+        let row: Option<Row> = certificates::table
             .filter(certificates::tenant_id.eq(tenant.as_uuid()))
             .filter(certificates::event_id.eq(event.as_uuid()))
-            .select((certificates::event_id, certificates::pdf, certificates::sha256, certificates::created_at))
+            .select((
+                certificates::event_id,
+                certificates::pdf,
+                certificates::sha256,
+                certificates::created_at,
+                certificates::app_name,
+                certificates::operator_name,
+            ))
             .first(&mut conn)
             .await
             .optional()
             .map_err(from_diesel)?;
-        row.map(|(id, pdf, sha, created_at)| {
+        row.map(|(id, pdf, sha, created_at, app_name, operator_name)| {
             Ok(StoredCertificate {
                 event_id: EventId::from_uuid(id),
                 pdf,
                 sha256: hash32(&sha, "certificate digest")?,
                 created_at: ts(created_at),
+                app_name,
+                operator_name,
             })
         })
         .transpose()

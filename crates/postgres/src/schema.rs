@@ -6,6 +6,7 @@ diesel::table! {
         name -> Text,
         event_quota -> Nullable<Int8>,
         created_at -> Timestamptz,
+        legal_name -> Nullable<Text>,
     }
 }
 
@@ -126,6 +127,7 @@ diesel::table! {
         presented_at -> Timestamptz,
         action_at -> Timestamptz,
         verified_at -> Nullable<Timestamptz>,
+        scroll_required -> Nullable<Bool>,
     }
 }
 
@@ -136,6 +138,8 @@ diesel::table! {
         pdf -> Bytea,
         sha256 -> Bytea,
         created_at -> Timestamptz,
+        app_name -> Nullable<Text>,
+        operator_name -> Nullable<Text>,
     }
 }
 

@@ -4,7 +4,9 @@
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::result::QueryResult;
-use diesel::sql_types::{Array, BigInt, Binary, Int4, Nullable, SmallInt, Text, Timestamptz, Untyped, Uuid as SqlUuid};
+use diesel::sql_types::{
+    Array, BigInt, Binary, Bool, Int4, Nullable, SmallInt, Text, Timestamptz, Untyped, Uuid as SqlUuid,
+};
 use time::OffsetDateTime;
 
 /// A value bound to a [`Statement`].
@@ -20,6 +22,7 @@ pub(crate) enum Value {
     Text(String),
     MaybeText(Option<String>),
     MaybeBytes(Option<Vec<u8>>),
+    MaybeBool(Option<bool>),
 }
 
 impl Value {
@@ -36,6 +39,7 @@ impl Value {
             Value::Text(v) => out.push_bind_param::<Text, _>(v),
             Value::MaybeText(v) => out.push_bind_param::<Nullable<Text>, _>(v),
             Value::MaybeBytes(v) => out.push_bind_param::<Nullable<Binary>, _>(v),
+            Value::MaybeBool(v) => out.push_bind_param::<Nullable<Bool>, _>(v),
         }
     }
 }

@@ -22,6 +22,7 @@ struct TenantRow {
     name: String,
     event_quota: Option<i64>,
     created_at: time::OffsetDateTime,
+    legal_name: Option<String>,
 }
 
 impl TenantRow {
@@ -31,6 +32,7 @@ impl TenantRow {
             name: tenant.name.as_str().to_owned(),
             event_quota: tenant.event_quota.map(count_i64),
             created_at: at(tenant.created_at),
+            legal_name: tenant.legal_name.as_ref().map(|n| n.as_str().to_owned()),
         }
     }
 
@@ -38,6 +40,7 @@ impl TenantRow {
         Ok(Tenant {
             id: TenantId::from_uuid(self.id),
             name: Name::parse(&self.name).map_err(|e| corrupt("tenant name", e))?,
+            legal_name: self.legal_name.map(|n| Name::parse(&n).map_err(|e| corrupt("legal name", e))).transpose()?,
             event_quota: self.event_quota.map(|q| count_u64(q, "event quota")).transpose()?,
             created_at: ts(self.created_at),
         })
@@ -273,6 +276,16 @@ impl TenantStore for PgStore {
         let mut conn = self.conn().await?;
         let updated = diesel::update(tenants::table.find(id.as_uuid()))
             .set(tenants::event_quota.eq(quota.map(count_i64)))
+            .execute(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        Ok(updated == 1)
+    }
+
+    async fn set_legal_name(&self, id: TenantId, legal_name: Option<&Name>) -> Result<bool, StorageError> {
+        let mut conn = self.conn().await?;
+        let updated = diesel::update(tenants::table.find(id.as_uuid()))
+            .set(tenants::legal_name.eq(legal_name.map(|n| n.as_str().to_owned())))
             .execute(&mut conn)
             .await
             .map_err(from_diesel)?;

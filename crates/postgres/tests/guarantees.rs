@@ -64,6 +64,17 @@ async fn verified_events_certificates_and_versions_cannot_be_changed_or_deleted(
         sql(&db, &format!("UPDATE clickwrap_events SET action = 'DECLINED' WHERE id = '{pid}'")).await,
         "change the action",
     );
+    // Every column is guarded, those added by later migrations too.
+    for (column, value) in [("scroll_required", "NOT coalesce(scroll_required, false)"), ("presented_at", "now()")] {
+        refused(
+            sql(&db, &format!("UPDATE clickwrap_events SET {column} = {value} WHERE id = '{pid}'")).await,
+            "change a column of an unverified event",
+        );
+    }
+    refused(
+        sql(&db, &format!("UPDATE certificates SET app_name = 'forged' WHERE event_id = '{id}'")).await,
+        "change the names a certificate was issued with",
+    );
     refused(
         sql(&db, &format!("UPDATE clickwrap_events SET status = 'DECLINED', verified_at = now() WHERE id = '{pid}'"))
             .await,

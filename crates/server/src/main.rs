@@ -4,8 +4,9 @@
 //! clickwrap-server serve                 run the service
 //! clickwrap-server demo                  run it with a demo tenant, app and template, and a /demo page
 //! clickwrap-server migrate               create and migrate the database, then exit
-//! clickwrap-server tenant create --name N [--event-quota Q]
+//! clickwrap-server tenant create --name N [--event-quota Q] [--legal-name L]
 //! clickwrap-server tenant set-quota --tenant-id ID (--event-quota Q | --unlimited)
+//! clickwrap-server tenant set-legal-name --tenant-id ID (--legal-name L | --clear)
 //! ```
 //! Configuration comes from the environment (see docs/configuration.md), optionally read first
 //! from a `KEY=VALUE` file given with `--config`.
@@ -64,6 +65,18 @@ enum TenantCommand {
         /// Verified events allowed per calendar month; unlimited when left out.
         #[arg(long)]
         event_quota: Option<u64>,
+        /// The operator's legal name, printed on every Certificate of Acceptance.
+        #[arg(long)]
+        legal_name: Option<String>,
+    },
+    /// Set (or clear) the operator's legal name that certificates print from now on.
+    SetLegalName {
+        #[arg(long)]
+        tenant_id: String,
+        #[arg(long, conflicts_with = "clear", required_unless_present = "clear")]
+        legal_name: Option<String>,
+        #[arg(long)]
+        clear: bool,
     },
     /// Change a tenant's monthly event quota.
     SetQuota {
@@ -135,8 +148,15 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
 
 async fn tenant(service: &clickwrap_domain::service::ClickwrapService, command: TenantCommand) -> Result<(), String> {
     match command {
-        TenantCommand::Create { name, event_quota } => {
+        TenantCommand::Create { name, event_quota, legal_name } => {
+            // Checked before the tenant exists, so a bad name leaves nothing half made.
+            if let Some(legal) = &legal_name {
+                clickwrap_domain::Name::parse(legal).map_err(|e| format!("legal name: {e}"))?;
+            }
             let (tenant, token) = service.create_tenant(&name, event_quota).await.map_err(|e| e.to_string())?;
+            if let Some(legal) = &legal_name {
+                service.set_legal_name(tenant.id, Some(legal)).await.map_err(|e| e.to_string())?;
+            }
             println!("{}", serde_json::json!({"tenantId": tenant.id.to_string(), "operatorToken": token.expose()}));
             Ok(())
         }
@@ -145,6 +165,13 @@ async fn tenant(service: &clickwrap_domain::service::ClickwrapService, command: 
             let quota = if unlimited { None } else { event_quota };
             service.set_event_quota(id, quota).await.map_err(|e| e.to_string())?;
             println!("{}", serde_json::json!({"tenantId": id.to_string(), "eventQuota": quota}));
+            Ok(())
+        }
+        TenantCommand::SetLegalName { tenant_id, legal_name, clear } => {
+            let id = TenantId::parse(&tenant_id).map_err(|e| e.to_string())?;
+            let legal_name = if clear { None } else { legal_name };
+            service.set_legal_name(id, legal_name.as_deref()).await.map_err(|e| e.to_string())?;
+            println!("{}", serde_json::json!({"tenantId": id.to_string(), "legalName": legal_name}));
             Ok(())
         }
     }

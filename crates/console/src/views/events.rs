@@ -407,6 +407,7 @@ mod tests {
                 agreement_mode: AgreementMode::Checkbox,
                 accept_label: "Accept".into(),
                 checkbox_label: Some("I agree".into()),
+                scroll_required: None,
             },
             presented_at: at("2026-06-15T11:59:00Z"),
             action_at: at("2026-06-15T11:59:30Z"),

@@ -100,6 +100,9 @@ pub struct Presentation {
     pub accept_label: String,
     /// The exact wording next to the checkbox, in checkbox mode.
     pub checkbox_label: Option<String>,
+    /// As the client reported it: whether the content was taller than its box, so that (in
+    /// scroll mode) accepting waited until the end had been reached. `None`: not reported.
+    pub scroll_required: Option<bool>,
 }
 
 /// One presentation of a template version to an end user and the action taken on it.

@@ -251,7 +251,9 @@ impl ClickwrapService {
     }
 
     /// The Clickwrap Agreement of an accepted, verified event: the content exactly as it was shown,
-    /// followed by its certificate, rendered and signed now from the stored evidence.
+    /// followed by its certificate. It is rendered from the stored evidence alone (the event, and
+    /// the names its certificate was issued with) and signed deterministically, so every download
+    /// is the same file.
     pub async fn agreement(
         &self,
         tenant: TenantId,
@@ -261,14 +263,19 @@ impl ClickwrapService {
         if event.status != EventStatus::Accepted {
             return Err(CertificateError::NotAccepted);
         }
-        let app_name = self
-            .ports
-            .apps
-            .find_app(tenant, event.app_id)
-            .await?
-            .map(|app| app.name.as_str().to_owned())
-            .ok_or(CertificateError::NotFound)?;
-        let facts = crate::ports::CertificateFacts { event, app_name };
+        let certificate = self.ports.events.find_certificate(tenant, id).await?.ok_or(CertificateError::NotFound)?;
+        let app_name = match certificate.app_name {
+            Some(name) => name,
+            // Certificates stored before the names were kept: the app's name now.
+            None => self
+                .ports
+                .apps
+                .find_app(tenant, event.app_id)
+                .await?
+                .map(|app| app.name.as_str().to_owned())
+                .ok_or(CertificateError::NotFound)?,
+        };
+        let facts = crate::ports::CertificateFacts { event, app_name, operator_name: certificate.operator_name };
         let pdf = self.ports.certificates.render_agreement(&facts)?;
         Ok((facts.event, pdf))
     }

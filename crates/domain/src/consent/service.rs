@@ -14,7 +14,7 @@ use crate::ports::{
     CertificateFacts, CommitVerificationError, RenderError, StorageError, StoredCertificate, VerificationRecord,
 };
 use crate::service::ClickwrapService;
-use crate::templates::customizations::{Customizations, DialogTexts};
+use crate::templates::customizations::{AgreementMode, Customizations, DialogTexts};
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::{VersionNumber, VersionState};
 use crate::webhooks::models::outbox_entry;
@@ -113,6 +113,10 @@ pub enum RecordActionError {
     LanguageNotAvailable(Language),
     #[error("contentHash does not match the content of that version in that language with those placeholders")]
     ContentMismatch,
+    /// The client says it showed the clickwrap in another agreement mode than the template's:
+    /// the record would claim a rule the service never set.
+    #[error("presentation.agreementMode must be {}, the agreement mode of this template", .0.as_str())]
+    AgreementModeMismatch(AgreementMode),
     #[error("presentedAt must lie within the last day and not in the future")]
     PresentedAtOutOfRange,
     #[error(transparent)]
@@ -171,30 +175,48 @@ impl ClickwrapService {
         })
     }
 
-    /// `GET /clickwrap/content`: a version's content rendered (for `showAcceptedContent` too).
+    /// `GET /clickwrap/content`: a version's content rendered; or, with an end user and no
+    /// version (`showAcceptedContent`), exactly what that end user last accepted.
     pub async fn clickwrap_content(
         &self,
         app: &App,
         query: &ContentQuery,
     ) -> Result<RenderedVersion, ClickwrapQueryError> {
+        if let (None, Some(user)) = (query.version, &query.end_user_id) {
+            return self.accepted_content(app, user, query.template_id).await;
+        }
         let now = self.now();
-        let wanted = match (query.version, &query.end_user_id) {
-            (Some(number), _) => Some(number),
-            (None, Some(user)) => {
-                let accepted = self.ports.events.last_accepted_version(app.tenant_id, user, query.template_id).await?;
-                Some(accepted.ok_or(TemplateNotFound)?)
-            }
-            (None, None) => None,
-        };
-        let template = self.tenant_template(app, query.template_id, wanted).await?;
+        let template = self.tenant_template(app, query.template_id, query.version).await?;
         let effective = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
-        let version = match wanted {
+        let version = match query.version {
             // Any version that has been in force may be shown; a Scheduled one is not served.
             Some(number) => template.version(number).filter(|v| v.effective_at <= now),
             None => Some(effective),
         }
         .ok_or(TemplateNotFound)?;
         Ok(render_version(&template, version, &query.language, &query.placeholders)?)
+    }
+
+    /// The content of the end user's latest verified acceptance exactly as it was shown: the
+    /// stored text, its language, placeholder values and hash, and the names of that moment. It
+    /// is evidence, so it stays readable after the template was disabled or unlinked.
+    async fn accepted_content(
+        &self,
+        app: &App,
+        end_user: &EndUserId,
+        template: TemplateId,
+    ) -> Result<RenderedVersion, ClickwrapQueryError> {
+        let event =
+            self.ports.events.last_accepted_event(app.tenant_id, end_user, template).await?.ok_or(TemplateNotFound)?;
+        Ok(RenderedVersion {
+            template_id: event.template_id,
+            name: event.template_name,
+            version: event.version,
+            effective_at: event.effective_at,
+            language: event.language,
+            content: event.content,
+            content_hash: event.content_hash,
+        })
     }
 
     /// `GET /clickwrap/customizations`: the dialog settings and texts in the resolved language.
@@ -229,6 +251,10 @@ impl ClickwrapService {
             .ok_or(RecordActionError::LanguageNotAvailable(action.language))?;
         if content_hash != action.content_hash {
             return Err(RecordActionError::ContentMismatch);
+        }
+        let agreement_mode = template.customizations.agreement_mode;
+        if action.presentation.agreement_mode != agreement_mode {
+            return Err(RecordActionError::AgreementModeMismatch(agreement_mode));
         }
 
         let technical_metadata = serde_json::json!({
@@ -290,14 +316,26 @@ impl ClickwrapService {
         }
 
         let tenant = self.ports.tenants.find_tenant(app.tenant_id).await?;
-        let quota = tenant.and_then(|t| t.event_quota);
+        let quota = tenant.as_ref().and_then(|t| t.event_quota);
+        let operator_name = tenant.and_then(|t| t.legal_name).map(|n| n.as_str().to_owned());
         let period = QuotaPeriod::containing(now);
         let certificate = match event.status {
             EventStatus::Accepted => {
-                let facts = CertificateFacts { event: event.clone(), app_name: app.name.as_str().to_owned() };
+                let facts = CertificateFacts {
+                    event: event.clone(),
+                    app_name: app.name.as_str().to_owned(),
+                    operator_name: operator_name.clone(),
+                };
                 let pdf = self.ports.certificates.render_certificate(&facts)?;
                 let sha256 = sha256(&pdf);
-                Some(StoredCertificate { event_id: event.id, pdf, sha256, created_at: now })
+                Some(StoredCertificate {
+                    event_id: event.id,
+                    pdf,
+                    sha256,
+                    created_at: now,
+                    app_name: Some(facts.app_name),
+                    operator_name,
+                })
             }
             _ => None,
         };

@@ -124,9 +124,10 @@ impl fmt::Display for PlaceholderName {
     }
 }
 
-/// Placeholder values supplied with a request (`templatePlaceholders`), stored as given: they are
-/// URL-decoded only when rendered. An empty string is a value (it renders empty, as a missing one
-/// does, but it is kept in the canonical JSON).
+/// Placeholder values supplied with a request (`templatePlaceholders`). Clients send each value
+/// URL-encoded once; the JSON forms decode it on the way in, so a value here is the text used in
+/// the content, and that is what is stored and returned. An empty string is a value (it renders
+/// empty, as a missing one does, but it is kept in the canonical JSON).
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct PlaceholderValues {
     values: BTreeMap<PlaceholderName, String>,
@@ -283,10 +284,13 @@ impl PlaceholderValues {
         {
             return Err(InvalidPlaceholderValues::DuplicateCustomKey { key: key.as_str().to_owned() });
         }
+        // Clients send each value URL-encoded once; from here on a value is the text used in the
+        // content, which is also what is stored and returned as `templatePlaceholders`.
+        let value = decode(value);
         if value.chars().count() > PLACEHOLDER_VALUE_MAX_CHARS {
             return Err(InvalidPlaceholderValues::TooLong { field: echo(field) });
         }
-        self.insert(name, value.clone())
+        self.insert(name, value.into_owned())
     }
 }
 
@@ -380,14 +384,8 @@ pub fn placeholders_in(content: &str) -> Result<Vec<PlaceholderName>, UnknownPla
     if unknown.is_empty() { Ok(known) } else { Err(UnknownPlaceholder { names: unknown }) }
 }
 
-/// The content with each placeholder replaced by its value, URL-decoded once and HTML-escaped;
-/// a missing value renders empty. Text that is not a known placeholder stays as it is (published
-/// content has none).
-///
-/// Decoding is percent-decoding only: `+` stays `+` (values are URL-encoded with `%20` for a
-/// space, as `encodeURIComponent` does), and `%` not followed by two hex digits stays as it is.
-/// When the decoded bytes are not UTF-8 the value is used as given, undecoded, so that a value
-/// that was never encoded (`100%ff`) is not mangled.
+/// The content with each placeholder replaced by its value, HTML-escaped; a missing value renders
+/// empty. Text that is not a known placeholder stays as it is (published content has none).
 pub fn render(content: &SanitizedHtml, values: &PlaceholderValues) -> String {
     let mut rendered = String::with_capacity(content.as_str().len());
     for segment in segments(content.as_str()) {
@@ -395,7 +393,7 @@ pub fn render(content: &SanitizedHtml, values: &PlaceholderValues) -> String {
             Segment::Text(text) => rendered.push_str(text),
             Segment::Placeholder { text, name } => match PlaceholderName::parse(name) {
                 Ok(name) => {
-                    rendered.push_str(&escape_html(&decode(values.get(&name).unwrap_or(""))));
+                    rendered.push_str(&escape_html(values.get(&name).unwrap_or("")));
                 }
                 Err(_) => rendered.push_str(text),
             },
@@ -404,6 +402,11 @@ pub fn render(content: &SanitizedHtml, values: &PlaceholderValues) -> String {
     rendered
 }
 
+/// How a value sent by a client becomes the value used: percent-decoding once, nothing more.
+/// `+` stays `+` (values are URL-encoded with `%20` for a space, as `encodeURIComponent` does),
+/// and `%` not followed by two hex digits stays as it is. When the decoded bytes are not UTF-8
+/// the value is used as given, undecoded, so that a value that was never encoded (`100%ff`) is
+/// not mangled.
 fn decode(value: &str) -> std::borrow::Cow<'_, str> {
     percent_encoding::percent_decode_str(value).decode_utf8().unwrap_or(std::borrow::Cow::Borrowed(value))
 }
@@ -505,10 +508,10 @@ mod tests {
             r#"{"customPlaceholders":{"z":"1"},"address":"Main St. 1","fullName":"A%20B \"q\""}"#,
         )
         .unwrap();
-        assert_eq!(values.get(&PlaceholderName::FullName), Some("A%20B \"q\""));
+        assert_eq!(values.get(&PlaceholderName::FullName), Some("A B \"q\""), "decoded once on the way in");
         assert_eq!(
             values.to_canonical_json().unwrap(),
-            r#"{"fullName":"A%20B \"q\"","address":"Main St. 1","customPlaceholders":{"z":"1"}}"#
+            r#"{"fullName":"A B \"q\"","address":"Main St. 1","customPlaceholders":{"z":"1"}}"#
         );
         let round_trip = PlaceholderValues::from_json_text(&values.to_canonical_json().unwrap()).unwrap();
         assert_eq!(round_trip, values);
@@ -720,15 +723,25 @@ mod tests {
         }
 
         #[test]
-        fn canonical_json_round_trips(values in any_values()) {
-            match values.to_canonical_json() {
-                None => prop_assert!(values.is_empty()),
-                Some(text) => {
-                    let parsed = PlaceholderValues::from_json_text(&text).unwrap();
-                    prop_assert_eq!(parsed.to_canonical_json(), Some(text));
-                    prop_assert_eq!(parsed, values);
-                }
+        fn encoded_values_decode_to_the_values_used(values in any_values()) {
+            // What a client sends: each value URL-encoded once, as the SDK does.
+            let encode = |value: &str| {
+                percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string()
+            };
+            let mut sent = serde_json::Map::new();
+            let mut custom = serde_json::Map::new();
+            for (name, value) in &values.values {
+                match name {
+                    PlaceholderName::Custom(key) => custom.insert(key.as_str().to_owned(), json!(encode(value))),
+                    named => sent.insert(named.to_string(), json!(encode(value))),
+                };
             }
+            if !custom.is_empty() {
+                sent.insert(CUSTOM_FIELD.to_owned(), Value::Object(custom));
+            }
+            let parsed = PlaceholderValues::from_json_object(&Value::Object(sent)).unwrap();
+            prop_assert_eq!(parsed.to_canonical_json(), values.to_canonical_json());
+            prop_assert_eq!(parsed, values);
         }
 
         #[test]

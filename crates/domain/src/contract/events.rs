@@ -27,7 +27,7 @@ pub async fn event_store_contract(stores: &Stores<'_>) {
     list_verified_events_filters_and_orders(stores).await;
     list_verified_events_pages_through_shared_timestamps(stores).await;
     consent_snapshot_summarises_one_major(stores).await;
-    last_accepted_version_is_the_latest_verified_acceptance(stores).await;
+    last_accepted_event_is_the_latest_verified_acceptance(stores).await;
     event_details_in_batches_match_the_single_lookups(stores).await;
     daily_counts_group_verified_events_by_the_day_of_the_action(stores).await;
 }
@@ -890,14 +890,14 @@ async fn consent_snapshot_summarises_one_major(stores: &Stores<'_>) {
     );
 }
 
-async fn last_accepted_version_is_the_latest_verified_acceptance(stores: &Stores<'_>) {
+async fn last_accepted_event_is_the_latest_verified_acceptance(stores: &Stores<'_>) {
     let seed = fixtures::seed(stores).await;
     let other = fixtures::seed(stores).await;
     let tenant = seed.tenant.id;
     let template = seed.template.id;
     let second = fixtures::stored_template(stores, tenant, &[(1, 0)]).await;
     let last = |user: EndUserId, tenant: TenantId, template: TemplateId| async move {
-        stores.events.last_accepted_version(tenant, &user, template).await.unwrap()
+        stores.events.last_accepted_event(tenant, &user, template).await.unwrap().map(|e| e.version)
     };
     let act = |user: &EndUserId, version: (u32, u32), action: Action, offset: i64| {
         seed.event()
@@ -919,14 +919,14 @@ async fn last_accepted_version_is_the_latest_verified_acceptance(stores: &Stores
     assert_eq!(
         last(user.clone(), tenant, template).await,
         Some(VersionNumber::new(1, 0)),
-        "events: last_accepted_version ignores later declines and unverified acceptances"
+        "events: last_accepted_event ignores later declines and unverified acceptances"
     );
     let e = act(&user, (1, 1), Action::Accepted, -700);
     fixtures::verified_event(stores, e, base_plus_secs(-695)).await;
     assert_eq!(
         last(user.clone(), tenant, template).await,
         Some(VersionNumber::new(1, 1)),
-        "events: last_accepted_version is the latest verified acceptance in time, not the \
+        "events: last_accepted_event is the latest verified acceptance in time, not the \
          highest version number"
     );
     let e = act(&user, (2, 0), Action::Accepted, -600);
@@ -936,16 +936,22 @@ async fn last_accepted_version_is_the_latest_verified_acceptance(stores: &Stores
         Some(VersionNumber::new(2, 0)),
         "events: a newer verified acceptance becomes the last accepted version"
     );
+    let latest = stores.events.last_accepted_event(tenant, &user, template).await.unwrap().unwrap();
+    assert_eq!(
+        stores.events.find_event(tenant, latest.id).await.unwrap().as_ref(),
+        Some(&latest),
+        "events: last_accepted_event is the whole stored event, with the content as shown"
+    );
 
     let decliner = fixtures::end_user();
     let e = act(&decliner, (2, 0), Action::Declined, -500);
     fixtures::verified_event(stores, e, base_plus_secs(-495)).await;
     assert_eq!(last(decliner, tenant, template).await, None, "events: only declines, no accepted version");
-    assert_eq!(last(user.clone(), tenant, second.id).await, None, "events: last_accepted_version is per template");
+    assert_eq!(last(user.clone(), tenant, second.id).await, None, "events: last_accepted_event is per template");
     assert_eq!(
         last(user.clone(), other.tenant.id, template).await,
         None,
-        "events: last_accepted_version under another tenant is None"
+        "events: last_accepted_event under another tenant is None"
     );
     let stranger = fixtures::end_user();
     assert_eq!(last(stranger, tenant, template).await, None, "events: per end user");

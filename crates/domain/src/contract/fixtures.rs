@@ -99,7 +99,7 @@ pub fn html(text: &str) -> SanitizedHtml {
 /// A tenant with a fresh id, no quota, created at `base_time()`.
 pub fn tenant() -> Tenant {
     let id = TenantId::from_uuid(uuid());
-    Tenant { id, name: name(&format!("Tenant {id}")), event_quota: None, created_at: base_time() }
+    Tenant { id, name: name(&format!("Tenant {id}")), legal_name: None, event_quota: None, created_at: base_time() }
 }
 
 /// A fresh ADMIN operator token for `tenant` and the record a store keeps of it.
@@ -260,6 +260,7 @@ pub fn event(app: &App, template: &Template) -> EventBuilder {
             agreement_mode: AgreementMode::Scroll,
             accept_label: "Accept".to_owned(),
             checkbox_label: None,
+            scroll_required: Some(true),
         },
         presented_at: base_time().saturating_sub(Duration::seconds(20)),
         action_at: base_time(),
@@ -312,6 +313,7 @@ impl EventBuilder {
             agreement_mode: AgreementMode::Checkbox,
             accept_label: "Akzeptieren".to_owned(),
             checkbox_label: Some("Ich habe die Bedingungen gelesen".to_owned()),
+            scroll_required: None,
         };
         self
     }
@@ -340,7 +342,14 @@ pub fn certificate(event: &ClickwrapEvent) -> StoredCertificate {
     let digest = ring::digest::digest(&ring::digest::SHA256, &pdf);
     let mut sha256 = [0u8; 32];
     sha256.copy_from_slice(digest.as_ref());
-    StoredCertificate { event_id: event.id, pdf, sha256, created_at: event.verified_at.unwrap_or(event.action_at) }
+    StoredCertificate {
+        event_id: event.id,
+        pdf,
+        sha256,
+        created_at: event.verified_at.unwrap_or(event.action_at),
+        app_name: Some("Acme Web „Shop“".to_owned()),
+        operator_name: Some("Acme Holdings GmbH".to_owned()),
+    }
 }
 
 /// The outbox entry for a verified event: PENDING when the webhook is active, else DISABLED.

@@ -15,6 +15,7 @@ pub async fn tenant_store_contract(stores: &Stores<'_>) {
     create_and_find(stores).await;
     token_lookup_finds_its_own_tenant(stores).await;
     set_event_quota(stores).await;
+    set_legal_name(stores).await;
     events_in_period_counts_verified_events_of_the_tenant(stores).await;
     more_operator_tokens(stores).await;
     tokens_are_listed_used_and_revoked(stores).await;
@@ -206,6 +207,33 @@ async fn token_lookup_finds_its_own_tenant(stores: &Stores<'_>) {
         Some(first.id),
         "tenants: the token lookup changed nothing"
     );
+}
+
+async fn set_legal_name(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let (other, _) = fixtures::stored_tenant(stores).await;
+    assert_eq!(tenant.legal_name, None, "tenants: a new tenant has no legal name");
+    let legal = fixtures::name("Ünïcødé Holdings GmbH & Co. KG");
+    assert!(
+        stores.tenants.set_legal_name(tenant.id, Some(&legal)).await.unwrap(),
+        "tenants: set on an existing tenant"
+    );
+    let found = stores.tenants.find_tenant(tenant.id).await.unwrap().unwrap();
+    assert_eq!(found.legal_name, Some(legal), "tenants: the legal name set is read back");
+    assert_eq!(
+        (found.name, found.event_quota),
+        (tenant.name.clone(), tenant.event_quota),
+        "tenants: nothing else changed"
+    );
+    assert_eq!(
+        stores.tenants.find_tenant(other.id).await.unwrap().unwrap().legal_name,
+        None,
+        "tenants: other tenants keep theirs"
+    );
+    assert!(stores.tenants.set_legal_name(tenant.id, None).await.unwrap());
+    assert_eq!(stores.tenants.find_tenant(tenant.id).await.unwrap().unwrap().legal_name, None, "tenants: cleared");
+    let unknown = fixtures::tenant();
+    assert!(!stores.tenants.set_legal_name(unknown.id, None).await.unwrap(), "tenants: an unknown tenant is false");
 }
 
 async fn set_event_quota(stores: &Stores<'_>) {

@@ -18,12 +18,11 @@ use crate::ports::{
 };
 use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
-use crate::templates::versioning::VersionNumber;
 use crate::tenants::models::{
     ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, RECORD_USE_EVERY, Tenant,
 };
 use crate::webhooks::models::Delivery;
-use crate::{AppId, EndUserId, EventId, OperatorTokenId, TemplateId, TenantId, Timestamp};
+use crate::{AppId, EndUserId, EventId, Name, OperatorTokenId, TemplateId, TenantId, Timestamp};
 
 /// Every storage port over plain collections behind one lock.
 #[derive(Debug, Default)]
@@ -208,6 +207,10 @@ impl TenantStore for MemoryStore {
 
     async fn set_event_quota(&self, id: TenantId, quota: Option<u64>) -> Result<bool, StorageError> {
         Ok(self.state().tenants.get_mut(&id).map(|t| t.event_quota = quota).is_some())
+    }
+
+    async fn set_legal_name(&self, id: TenantId, legal_name: Option<&Name>) -> Result<bool, StorageError> {
+        Ok(self.state().tenants.get_mut(&id).map(|t| t.legal_name = legal_name.cloned()).is_some())
     }
 
     async fn events_in_period(&self, id: TenantId, period: &QuotaPeriod) -> Result<u64, StorageError> {
@@ -429,12 +432,12 @@ impl EventStore for MemoryStore {
         })
     }
 
-    async fn last_accepted_version(
+    async fn last_accepted_event(
         &self,
         tenant: TenantId,
         end_user: &EndUserId,
         template: TemplateId,
-    ) -> Result<Option<VersionNumber>, StorageError> {
+    ) -> Result<Option<ClickwrapEvent>, StorageError> {
         Ok(self
             .state()
             .events
@@ -442,7 +445,7 @@ impl EventStore for MemoryStore {
             .filter(|e| e.tenant_id == tenant && e.template_id == template && e.end_user_id == *end_user)
             .filter(|e| e.status == EventStatus::Accepted)
             .max_by_key(|e| (e.action_at, e.id))
-            .map(|e| e.version))
+            .cloned())
     }
 
     async fn request_re_accept(

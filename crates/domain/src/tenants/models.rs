@@ -7,6 +7,9 @@ use crate::{OperatorTokenId, TenantId, Timestamp};
 pub struct Tenant {
     pub id: TenantId,
     pub name: Name,
+    /// The operator's legal name (the company that records the consent), printed on every
+    /// Certificate of Acceptance; `None` until set.
+    pub legal_name: Option<Name>,
     /// Verified events allowed per calendar month (UTC); `None` means unlimited.
     pub event_quota: Option<u64>,
     pub created_at: Timestamp,

@@ -39,6 +39,16 @@ pub enum SetQuotaError {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetLegalNameError {
+    #[error("no such tenant")]
+    UnknownTenant,
+    #[error("legal name: {0}")]
+    InvalidName(#[from] InvalidName),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CreateOperatorTokenError {
     #[error(transparent)]
     InvalidName(#[from] InvalidName),
@@ -73,8 +83,13 @@ impl ClickwrapService {
         event_quota: Option<u64>,
     ) -> Result<(Tenant, OperatorToken), CreateTenantError> {
         let now = self.now();
-        let tenant =
-            Tenant { id: TenantId::from_uuid(self.new_uuid()), name: Name::parse(name)?, event_quota, created_at: now };
+        let tenant = Tenant {
+            id: TenantId::from_uuid(self.new_uuid()),
+            name: Name::parse(name)?,
+            legal_name: None,
+            event_quota,
+            created_at: now,
+        };
         let (record, token) = self.new_operator_token(tenant.id, Name::parse(FIRST_TOKEN_NAME)?, OperatorRole::Admin);
         self.ports.tenants.create_tenant(&tenant, &record).await?;
         Ok((tenant, token))
@@ -188,6 +203,17 @@ impl ClickwrapService {
             Ok(())
         } else {
             Err(SetQuotaError::UnknownTenant)
+        }
+    }
+
+    /// Sets (or, with `None`, clears) the operator's legal name that certificates print from now
+    /// on; certificates already issued keep the name they were issued with.
+    pub async fn set_legal_name(&self, tenant: TenantId, legal_name: Option<&str>) -> Result<(), SetLegalNameError> {
+        let legal_name = legal_name.map(Name::parse).transpose()?;
+        if self.ports.tenants.set_legal_name(tenant, legal_name.as_ref()).await? {
+            Ok(())
+        } else {
+            Err(SetLegalNameError::UnknownTenant)
         }
     }
 

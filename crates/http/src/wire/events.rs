@@ -57,6 +57,7 @@ pub(crate) fn details(d: &EventDetails) -> Value {
             "agreementMode": e.presentation.agreement_mode.as_str(),
             "acceptLabel": e.presentation.accept_label,
             "checkboxLabel": e.presentation.checkbox_label,
+            "scrollRequired": e.presentation.scroll_required,
         }),
     );
     fields

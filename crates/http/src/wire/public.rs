@@ -53,6 +53,8 @@ pub(crate) struct PresentationBody {
     accept_label: String,
     #[serde(default)]
     checkbox_label: Option<String>,
+    #[serde(default)]
+    scroll_required: Option<bool>,
 }
 
 /// `POST /clickwrap`.
@@ -111,6 +113,7 @@ impl RecordActionBody {
                 .ok_or_else(|| ApiError::invalid_field("presentation.agreementMode", "must be SCROLL or CHECKBOX"))?,
             accept_label: label("presentation.acceptLabel", p.accept_label)?,
             checkbox_label: p.checkbox_label.map(|l| label("presentation.checkboxLabel", l)).transpose()?,
+            scroll_required: p.scroll_required,
         };
         Ok(PresentedAction {
             template_id: field("clickwrapTemplateId", TemplateId::parse(&self.clickwrap_template_id))?,

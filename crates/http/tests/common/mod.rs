@@ -262,7 +262,8 @@ pub async fn act(h: &Harness, operator: &Operator, template: &str, user: &str, a
         "templatePlaceholders": null,
         "contentHash": view["contentHash"],
         "presentedAt": time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap(),
-        "presentation": {"mode": "DIALOG", "agreementMode": "SCROLL", "acceptLabel": "Accept", "checkboxLabel": null},
+        "presentation": {"mode": "DIALOG", "agreementMode": view["agreementMode"], "acceptLabel": "Accept",
+                         "checkboxLabel": null},
         "clientMetadata": {"screen": "1920x1080", "timezone": "Europe/Berlin"},
     });
     h.call(post(&format!("{V1}/clickwrap"), &body).insert_header(("user-agent", "Mozilla/5.0 (test)")))

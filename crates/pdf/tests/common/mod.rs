@@ -45,12 +45,13 @@ pub(crate) fn event(language: Language, template_name: &str, content: &str) -> C
         content: content.to_owned(),
         content_hash: ContentHash::of(content),
         template_placeholders: None,
-        technical_metadata: r#"{"ipAddress":"203.0.113.7","userAgent":"Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0","client":{"sdk":"clickwrap-js","sdkVersion":"1.2.0","screen":"1920x1080"}}"#.to_owned(),
+        technical_metadata: r#"{"ipAddress":"203.0.113.7","userAgent":"Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0","client":{"sdk":"web/1.2.0","screen":{"width":1920,"height":1080,"pixelRatio":2},"timezone":"Europe/Berlin","languages":["de-DE","en"],"custom":null}}"#.to_owned(),
         presentation: Presentation {
             mode: PresentationMode::Dialog,
             agreement_mode: AgreementMode::Checkbox,
             accept_label: "I agree".to_owned(),
             checkbox_label: Some("I have read the terms".to_owned()),
+            scroll_required: Some(false),
         },
         presented_at: at("2026-03-04T10:15:00.250Z"),
         action_at: at("2026-03-04T10:15:42.125Z"),
@@ -59,15 +60,22 @@ pub(crate) fn event(language: Language, template_name: &str, content: &str) -> C
 }
 
 pub(crate) fn facts(event: ClickwrapEvent) -> CertificateFacts {
-    CertificateFacts { event, app_name: "Acme Shop".to_owned() }
+    CertificateFacts {
+        event,
+        app_name: "Acme Shop".to_owned(),
+        operator_name: Some("Acme Shop Holdings Ltd.".to_owned()),
+    }
 }
 
 pub(crate) fn english_facts() -> CertificateFacts {
-    facts(event(
+    let mut event = event(
         Language::English,
         "Terms of Service",
         "<h1>Terms of Service</h1><p>Hello Ada Lovelace, these are the terms.</p>",
-    ))
+    );
+    event.template_placeholders =
+        Some(r#"{"fullName":"Ada Lovelace","customPlaceholders":{"plan":"Pro 100%"}}"#.to_owned());
+    facts(event)
 }
 
 /// A directory for this test binary's files.
