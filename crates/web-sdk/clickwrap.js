@@ -153,7 +153,11 @@
    */
   function call(method, path, query, body, retries) {
     var url = config.api + path;
-    if (query) url += '?' + new URLSearchParams(query).toString();
+    if (query) {
+      var params = new URLSearchParams();
+      Object.keys(query).forEach(function (key) { if (query[key] != null) params.append(key, query[key]); });
+      url += '?' + params.toString();
+    }
     var init = {
       method: method,
       headers: body ? { accept: 'application/json', 'content-type': 'application/json' } : { accept: 'application/json' },
@@ -220,7 +224,11 @@
     return count ? out : null;
   }
 
-  /** The language wishes, best first: requested, the initialize() locale, the browser's, English. */
+  /**
+   * The language wishes, best first: requested, the initialize() locale, the browser's. English is
+   * not added: when none of these is available the service falls back to the template's default
+   * language (then English), which a trailing `en` would override. Null when there is no wish.
+   */
   function languageList(requested) {
     var nav = root.navigator || {};
     var wishes = [requested, config.locale].concat(nav.languages && nav.languages.length ? nav.languages : [nav.language]);
@@ -231,14 +239,13 @@
       wish.split(',').forEach(function (tag) {
         tag = tag.trim();
         var key = tag.toLowerCase();
-        if (LANGUAGE_TAG.test(tag) && !seen[key] && list.length < MAX_LANGUAGES - 1) {
+        if (LANGUAGE_TAG.test(tag) && !seen[key] && list.length < MAX_LANGUAGES) {
           seen[key] = true;
           list.push(tag);
         }
       });
     });
-    if (!seen.en) list.push('en');
-    return list.join(',');
+    return list.length ? list.join(',') : null;
   }
 
   function clientMetadata() {

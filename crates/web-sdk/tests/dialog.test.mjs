@@ -335,7 +335,7 @@ describe('what the template decides', { skip: MOCK_ONLY }, () => {
       assert.equal(await page.locator('clickwrap-dialog .hint').textContent(), 'Scrollen Sie bis zum Ende, um fortzufahren.');
       assert.equal(await dialog(page).getAttribute('lang'), 'de');
       const [get] = await mock.requests(env, { method: 'GET', path: '/clickwrap' });
-      assert.equal(get.query.language, 'de-DE,en');
+      assert.equal(get.query.language, 'de-DE');
       await screenshot(page, 'dialog-german');
       await scrollToEnd(page);
       await acceptButton(page).click();
@@ -348,14 +348,59 @@ describe('what the template decides', { skip: MOCK_ONLY }, () => {
     }
   });
 
-  test('language order: requested, then the initialize locale, then the browser, then English', async () => {
+  test('language order: requested, then the initialize locale, then the browser; no English added', async () => {
     const { page } = await showFresh({ language: 'fr-CA' }, {}, { locale: 'de-DE', init: { locale: 'es' } });
     try {
       await dialog(page).waitFor();
       const [get] = await mock.requests(env, { method: 'GET', path: '/clickwrap' });
-      assert.equal(get.query.language, 'fr-CA,es,de-DE,en');
+      assert.equal(get.query.language, 'fr-CA,es,de-DE');
       // The template has en and de only: French and Spanish are skipped, German wins.
       assert.equal(await acceptButton(page).textContent(), 'Akzeptieren');
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  // The template has en, de, fr and es, and French as its default language. Each step of the
+  // fallback is seen in what the SDK asks for and in the language the dialog shows.
+  for (const [step, request, init, browser, sent, shown] of [
+    ['the requested language wins', 'es', 'de', 'fr-FR', 'es,de,fr-FR', 'es'],
+    ['then the initialize() locale', 'zh', 'de', 'fr-FR', 'zh,de,fr-FR', 'de'],
+    ['then the browser languages', 'zh', 'ru', 'es-ES', 'zh,ru,es-ES', 'es'],
+    ['none of them available: no `en` is sent, so the template\'s default language applies', 'zh', 'ru', 'hi-IN', 'zh,ru,hi-IN', 'fr'],
+  ]) {
+    test(`language fallback: ${step}`, async () => {
+      const { page } = await showFresh({ clickwrapTemplateId: TEMPLATE_IDS.languages, language: request }, {}, { locale: browser, init: { locale: init } });
+      try {
+        await dialog(page).waitFor();
+        const [get] = await mock.requests(env, { method: 'GET', path: '/clickwrap' });
+        assert.equal(get.query.language, sent);
+        assert.ok(!get.query.language.split(',').includes('en'), 'the SDK never adds English itself');
+        assert.equal(await dialog(page).getAttribute('lang'), shown);
+        await acceptButton(page).click();
+        await outcome(page);
+        const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
+        assert.equal(post.body.language, shown, 'the action is recorded in the language shown');
+      } finally {
+        await page.closeAll();
+      }
+    });
+  }
+
+  test('language fallback: no wish at all sends no language parameter', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      await page.evaluate((templateId) => {
+        Object.defineProperty(navigator, 'languages', { value: [] });
+        Object.defineProperty(navigator, 'language', { value: undefined });
+        window.__outcome = window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: 'no-language' })
+          .then((result) => ({ result }), (error) => ({ error: { code: error.code } }));
+      }, TEMPLATE_IDS.languages);
+      await dialog(page).waitFor();
+      const [get] = await mock.requests(env, { method: 'GET', path: '/clickwrap' });
+      assert.equal('language' in get.query, false);
+      assert.equal(await dialog(page).getAttribute('lang'), 'fr', 'the template\'s default language');
     } finally {
       await page.closeAll();
     }

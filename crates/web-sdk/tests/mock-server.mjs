@@ -30,6 +30,7 @@ export const TEMPLATE_IDS = {
   checkbox: '0190a0b0-0000-7000-8000-000000000003',
   hostile: '0190a0b0-0000-7000-8000-000000000004',
   disabled: '0190a0b0-0000-7000-8000-000000000005',
+  languages: '0190a0b0-0000-7000-8000-000000000006',
 };
 
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'zh', 'hi', 'ru'];
@@ -107,6 +108,13 @@ function initialTemplates() {
         + '<a href="https://example.test/terms">the terms</a>',
     }),
     make(TEMPLATE_IDS.disabled, 'Disabled Template', { en: '<p>Off</p>' }, {}, { enabled: false }),
+    // Four languages and French as the template's default language (the server's second fallback).
+    make(TEMPLATE_IDS.languages, 'Multilingual Terms', {
+      en: '<p>The terms in English.</p>',
+      de: '<p>Die Bedingungen auf Deutsch.</p>',
+      fr: '<p>Les conditions en français.</p>',
+      es: '<p>Las condiciones en español.</p>',
+    }, {}, { defaultLanguage: 'fr' }),
   ];
   return new Map(templates.map((t) => [t.id, t]));
 }
