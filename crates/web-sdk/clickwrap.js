@@ -423,6 +423,8 @@
       var previousFocus = document.activeElement;
       var settled = false;
       var scrolledToEnd = false;
+      // Whether Accept was held back at first because the agreement overflowed its scroll box.
+      var scrollRequired = false;
       var observer = null;
 
       var version = view.clickwrapTemplateVersion + '.' + view.clickwrapTemplateVersionMinor;
@@ -576,7 +578,8 @@
           mode: 'DIALOG',
           agreementMode: mode,
           acceptLabel: collapse(accept.textContent),
-          checkboxLabel: checkLabel ? collapse(checkLabel.textContent) : null
+          checkboxLabel: checkLabel ? collapse(checkLabel.textContent) : null,
+          scrollRequired: scrollRequired
         };
         options.onAction(action, presentation).then(finish, function (failure) {
           busy = false;
@@ -614,6 +617,7 @@
       document.addEventListener('keydown', onDocumentKey, true);
       content.focus({ preventScroll: true });
       checkEnd();
+      scrollRequired = mode === 'SCROLL' && !readOnly && !scrolledToEnd;
       if (options.onShown) options.onShown();
     });
   }
@@ -895,7 +899,9 @@
             if (item.result) return item.result;
             var action = item.checkbox.checked ? 'ACCEPTED' : 'DECLINED';
             var text = collapse(item.label.textContent);
-            var presentation = { mode: 'INLINE', agreementMode: 'CHECKBOX', acceptLabel: text, checkboxLabel: text };
+            var presentation = {
+              mode: 'INLINE', agreementMode: 'CHECKBOX', acceptLabel: text, checkboxLabel: text, scrollRequired: false
+            };
             item.checkbox.disabled = true;
             return record(item.view, item.request, item.placeholders, action, presentation, item.presentedAt)
               .then(function (recorded) {

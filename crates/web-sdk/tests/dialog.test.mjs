@@ -151,7 +151,9 @@ describe('the end user acts', () => {
         assert.match(body.presentedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
         assert.ok(Math.abs(Date.parse(body.presentedAt) - shownAt) < 10_000, 'presentedAt is when the dialog appeared');
         assert.ok(Date.parse(body.presentedAt) >= Date.parse(get.at) - 1000);
-        assert.deepEqual(body.presentation, { mode: 'DIALOG', agreementMode: 'SCROLL', acceptLabel: 'Accept', checkboxLabel: null });
+        assert.deepEqual(body.presentation, {
+          mode: 'DIALOG', agreementMode: 'SCROLL', acceptLabel: 'Accept', checkboxLabel: null, scrollRequired: true,
+        });
         const meta = body.clientMetadata;
         assert.equal(meta.screen.width > 0 && meta.screen.height > 0, true);
         assert.deepEqual(meta.viewport, { width: 1000, height: 720 });
@@ -314,6 +316,7 @@ describe('what the template decides', { skip: MOCK_ONLY }, () => {
       const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
       assert.deepEqual(post.body.presentation, {
         mode: 'DIALOG', agreementMode: 'CHECKBOX', acceptLabel: 'I agree', checkboxLabel: 'I have read the privacy policy',
+        scrollRequired: false,
       });
       assert.deepEqual(post.body.templatePlaceholders, { email: 'a%40b.test', customPlaceholders: { ref: 'X%2F1%20%3F' } });
       const text = await page.evaluate(() => document.body.textContent);
@@ -471,6 +474,51 @@ describe('what the template decides', { skip: MOCK_ONLY }, () => {
       await page.waitForTimeout(200);
       assert.equal(await page.evaluate(() => window.__xss ?? null), null);
       assert.deepEqual(page.messages.filter((m) => m.type === 'pageerror'), []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+});
+
+describe('presentation.scrollRequired', { skip: MOCK_ONLY }, () => {
+  test('false when the agreement fits its box: Accept was never held back', async () => {
+    const { page } = await showFresh({ clickwrapTemplateId: TEMPLATE_IDS.short });
+    try {
+      await dialog(page).waitFor();
+      assert.equal(await acceptButton(page).isDisabled(), false);
+      await acceptButton(page).click();
+      assert.equal((await outcome(page)).result.action, 'ACCEPTED');
+      const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
+      assert.equal(post.body.presentation.agreementMode, 'SCROLL');
+      assert.equal(post.body.presentation.scrollRequired, false);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('true when the agreement is taller than its box and Accept waited for the end', async () => {
+    const { page } = await showFresh();
+    try {
+      await dialog(page).waitFor();
+      assert.equal(await acceptButton(page).isDisabled(), true);
+      await scrollToEnd(page);
+      await acceptButton(page).click();
+      assert.equal((await outcome(page)).result.action, 'ACCEPTED');
+      const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
+      assert.equal(post.body.presentation.scrollRequired, true);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('true also for a Decline before the end was reached', async () => {
+    const { page } = await showFresh();
+    try {
+      await dialog(page).waitFor();
+      await declineButton(page).click();
+      assert.equal((await outcome(page)).result.action, 'DECLINED');
+      const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
+      assert.equal(post.body.presentation.scrollRequired, true);
     } finally {
       await page.closeAll();
     }

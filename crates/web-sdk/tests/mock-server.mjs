@@ -340,6 +340,7 @@ export async function startMockServer({ port = 0 } = {}) {
       };
       label('presentation.acceptLabel', p.acceptLabel);
       if (p.checkboxLabel !== null && p.checkboxLabel !== undefined) label('presentation.checkboxLabel', p.checkboxLabel);
+      if (p.scrollRequired !== undefined && typeof p.scrollRequired !== 'boolean') throw invalidField('presentation.scrollRequired', 'must be a boolean');
       if (typeof body.endUserId !== 'string' || !body.endUserId || [...body.endUserId].length > 256) throw invalidField('endUserId', 'must be 1 to 256 characters');
       if (!['ACCEPTED', 'DECLINED'].includes(body.action)) throw invalidField('action', 'must be ACCEPTED or DECLINED');
       const language = parseLanguages(body.language)[0];
@@ -372,7 +373,10 @@ export async function startMockServer({ port = 0 } = {}) {
         language,
         content,
         contentHash: body.contentHash,
-        presentation: { mode: p.mode, agreementMode: String(p.agreementMode).toUpperCase(), acceptLabel: p.acceptLabel, checkboxLabel: p.checkboxLabel ?? null },
+        presentation: {
+          mode: p.mode, agreementMode: String(p.agreementMode).toUpperCase(), acceptLabel: p.acceptLabel, checkboxLabel: p.checkboxLabel ?? null,
+          ...(p.scrollRequired === undefined ? {} : { scrollRequired: p.scrollRequired }),
+        },
       };
       const signature = `mock.${Buffer.from(JSON.stringify({ e: event.clickwrapEventId, a: MOCK_APP_ID })).toString('base64url')}.${randomUUID().replaceAll('-', '')}`;
       state.events.set(signature, event);
