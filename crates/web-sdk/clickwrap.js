@@ -702,6 +702,29 @@
     }
   }
 
+  /**
+   * guarded(body), also reported to the caller's options.onSuccess(result) or onError(error). The
+   * returned Promise settles as before; a callback that throws is logged and changes nothing. With
+   * onError given, a rejection that nothing else handles is not reported as unhandled.
+   */
+  function reported(options, body) {
+    var onSuccess = options && options.onSuccess;
+    var onError = options && options.onError;
+    var promise = [onSuccess, onError].some(function (fn) { return fn != null && typeof fn !== 'function'; })
+      ? Promise.reject(invalid('onSuccess and onError must be functions'))
+      : guarded(body);
+    if (!onSuccess && !onError) return promise;
+    var settled = promise.then(function (value) {
+      callback(onSuccess, value);
+      return value;
+    }, function (error) {
+      callback(onError, error);
+      throw error;
+    });
+    if (typeof onError === 'function') settled.catch(noop);
+    return settled;
+  }
+
   // ---- ClickwrapClient -------------------------------------------------------------------------
 
   var ClickwrapClient = {
@@ -734,8 +757,8 @@
      * serviceSignature is null when the user had already accepted.
      */
     show: function (request, options) {
-      return guarded(function () {
-        options = options || {};
+      options = options || {};
+      return reported(options, function () {
         checkRequest(request);
         var placeholders = encodePlaceholders(request.templatePlaceholders);
         var snapshot = config;
@@ -777,8 +800,8 @@
      * Shows, read-only, the version this end user last accepted. Resolves with that content when the
      * dialog is closed; ERR_SERVICE_TEMPLATE_NOT_FOUND when the user never accepted the template.
      */
-    showAcceptedContent: function (request) {
-      return guarded(function () {
+    showAcceptedContent: function (request, options) {
+      return reported(options, function () {
         checkRequest(request);
         var languages = languageList(request.language);
         var base = { appId: config.appId, clickwrapTemplateId: request.clickwrapTemplateId, language: languages };

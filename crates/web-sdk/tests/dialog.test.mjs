@@ -525,6 +525,141 @@ describe('presentation.scrollRequired', { skip: MOCK_ONLY }, () => {
   });
 });
 
+describe('callbacks beside the Promise', () => {
+  test('show(): onSuccess gets the result first, then the Promise resolves with it', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      await page.evaluate((templateId) => {
+        window.__calls = [];
+        const options = {
+          onSuccess: (result) => window.__calls.push(['onSuccess', result]),
+          onError: (error) => window.__calls.push(['onError', error.code]),
+        };
+        window.__outcome = window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: `cb-${crypto.randomUUID()}` }, options)
+          .then((result) => {
+            window.__calls.push(['then']);
+            return { result };
+          });
+      }, env.templateId);
+      await dialog(page).waitFor();
+      await agree(page);
+      await acceptButton(page).click();
+      const { result } = await outcome(page);
+      assert.equal(result.action, 'ACCEPTED');
+      assert.deepEqual(await page.evaluate(() => window.__calls), [['onSuccess', result], ['then']]);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('show(): onError gets each failure; with onError, an ignored Promise is no unhandled rejection', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      await page.evaluate((templateId) => {
+        window.__errors = [];
+        const onError = (error) => window.__errors.push(error.code);
+        // The caller ignores the Promises: callbacks only.
+        window.ClickwrapClient.show({ clickwrapTemplateId: crypto.randomUUID(), endUserId: 'u' }, { onError });
+        window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: `cb-${crypto.randomUUID()}` }, { onError });
+      }, env.templateId);
+      await dialog(page).waitFor();
+      await closeButton(page).click();
+      await page.waitForFunction(() => window.__errors.length === 2);
+      assert.deepEqual(await page.evaluate(() => window.__errors), ['ERR_SERVICE_TEMPLATE_NOT_FOUND', 'ERR_SERVICE_USER_CANCELLED']);
+      // The same error reaches a Promise handler too.
+      const code = await page.evaluate(() => window.ClickwrapClient.show({ clickwrapTemplateId: crypto.randomUUID(), endUserId: 'u' }, { onError() {} })
+        .then(() => 'resolved', (error) => error.code));
+      assert.equal(code, 'ERR_SERVICE_TEMPLATE_NOT_FOUND');
+      await page.waitForTimeout(200);
+      assert.deepEqual(page.messages.filter((m) => m.type === 'pageerror'), []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('a callback that throws is logged and breaks nothing', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      const failed = await page.evaluate(() => window.ClickwrapClient.show({ clickwrapTemplateId: crypto.randomUUID(), endUserId: 'u' }, {
+        onError() { throw new Error('a broken error handler'); },
+      }).then(() => 'resolved', (error) => error.code));
+      assert.equal(failed, 'ERR_SERVICE_TEMPLATE_NOT_FOUND', 'the Promise still rejects with the SDK\'s error');
+
+      await page.evaluate((templateId) => {
+        window.__outcome = window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: `cb-${crypto.randomUUID()}` }, {
+          onSuccess() { throw new Error('a broken success handler'); },
+        }).then((result) => ({ result }), (error) => ({ error: { code: error.code } }));
+      }, env.templateId);
+      await dialog(page).waitFor();
+      await agree(page);
+      await acceptButton(page).click();
+      const { result, error } = await outcome(page);
+      assert.equal(error, undefined);
+      assert.equal(result.action, 'ACCEPTED', 'the Promise still resolves');
+      const logged = page.messages.filter((m) => m.type === 'error' && m.text.includes('[clickwrap] a callback failed'));
+      assert.equal(logged.length, 2, JSON.stringify(page.messages));
+      // The SDK goes on working: the next dialog opens.
+      await startShow(page, { clickwrapTemplateId: env.templateId, endUserId: newEndUser() });
+      await dialog(page).waitFor();
+      await closeButton(page).click();
+      assert.equal((await outcome(page)).error.code, 'ERR_SERVICE_USER_CANCELLED');
+      assert.deepEqual(page.messages.filter((m) => m.type === 'pageerror'), []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('callbacks that are not functions: ERR_SERVICE_INVALID_ARGUMENT, nothing sent', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      const codes = await page.evaluate((templateId) => Promise.all([
+        window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: 'u' }, { onSuccess: 'yes' }),
+        window.ClickwrapClient.showAcceptedContent({ clickwrapTemplateId: templateId, endUserId: 'u' }, { onError: {} }),
+      ].map((p) => p.then(() => 'resolved', (e) => e.code))), env.templateId);
+      assert.deepEqual(codes, ['ERR_SERVICE_INVALID_ARGUMENT', 'ERR_SERVICE_INVALID_ARGUMENT']);
+      if (!REAL) assert.equal((await mock.requests(env)).length, 0);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('showAcceptedContent(): onError before accepting, onSuccess with the content after', async () => {
+    const page = await openPage(env);
+    const endUserId = newEndUser();
+    try {
+      await initialize(page, env);
+      const request = { clickwrapTemplateId: env.templateId, endUserId };
+      const before = await page.evaluate((r) => new Promise((resolve) => {
+        window.ClickwrapClient.showAcceptedContent(r, { onSuccess: () => resolve('onSuccess'), onError: (e) => resolve(e.code) });
+      }), request);
+      assert.equal(before, 'ERR_SERVICE_TEMPLATE_NOT_FOUND');
+      if (NEEDS_KEY) return;
+
+      await startShow(page, request);
+      await dialog(page).waitFor();
+      await agree(page);
+      await acceptButton(page).click();
+      await verify(env, (await outcome(page)).result.serviceSignature);
+      await page.evaluate((r) => {
+        window.__content = new Promise((resolve) => {
+          window.ClickwrapClient.showAcceptedContent(r, { onSuccess: resolve, onError: (e) => resolve(e.code) });
+        });
+      }, request);
+      await dialog(page).waitFor();
+      await page.keyboard.press('Escape');
+      const content = await page.evaluate(() => window.__content);
+      assert.equal(content.clickwrapTemplateId, env.templateId);
+      assert.match(content.contentHash, /^sha256:/);
+    } finally {
+      await page.closeAll();
+    }
+  });
+});
+
 describe('failures', () => {
   test('a failed load is retried once (503, then success)', { skip: MOCK_ONLY }, async () => {
     await mock.fail(env, { method: 'GET', path: '/public-client/v1/clickwrap', status: 503, times: 1 });
