@@ -31,6 +31,8 @@ export const TEMPLATE_IDS = {
   hostile: '0190a0b0-0000-7000-8000-000000000004',
   disabled: '0190a0b0-0000-7000-8000-000000000005',
   languages: '0190a0b0-0000-7000-8000-000000000006',
+  dark: '0190a0b0-0000-7000-8000-000000000007',
+  pale: '0190a0b0-0000-7000-8000-000000000008',
 };
 
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'zh', 'hi', 'ru'];
@@ -115,6 +117,14 @@ function initialTemplates() {
       fr: '<p>Les conditions en français.</p>',
       es: '<p>Las condiciones en español.</p>',
     }, {}, { defaultLanguage: 'fr' }),
+    // Themes whose colours do not all read well as given: the SDK must keep every text readable.
+    make(TEMPLATE_IDS.dark, 'Dark Terms', { en: longText('en') }, {
+      theme: { primaryColor: '#fbbf24', backgroundColor: '#111827', textColor: '#e5e7eb', borderRadius: 16 },
+    }),
+    make(TEMPLATE_IDS.pale, 'Pale Terms', { en: '<p>Short terms with <a href="https://example.test/more">a link</a>.</p>' }, {
+      agreementMode: 'CHECKBOX',
+      theme: { primaryColor: '#7dd3fc', backgroundColor: null, textColor: '#9ca3af', borderRadius: null },
+    }),
   ];
   return new Map(templates.map((t) => [t.id, t]));
 }
