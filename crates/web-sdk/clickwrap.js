@@ -72,7 +72,7 @@
     'box-shadow:0 20px 50px rgba(0,0,0,.3);outline:none}' +
     '.head{display:flex;align-items:flex-start;gap:12px;padding:20px 20px 12px}' +
     '.logo{max-height:40px;max-width:120px;object-fit:contain}' +
-    'h2{margin:0;font-size:1.25em;line-height:1.3;font-weight:600}' +
+    '.head h2{margin:0;font-size:1.25em;line-height:1.3;font-weight:600}' +
     '.sub{margin:4px 0 0;font-size:.85em;color:var(--cw-muted,#5b626d)}' +
     '.close{margin:-6px -6px 0 auto;flex:none;width:36px;height:36px;padding:0;border:0;background:none;' +
     'color:inherit;font-size:24px;line-height:1;border-radius:50%;cursor:pointer}' +
@@ -80,6 +80,9 @@
     '.content{flex:1 1 auto;min-height:80px;overflow:auto;padding:4px 20px;border-top:1px solid rgba(127,127,127,.25);' +
     'border-bottom:1px solid rgba(127,127,127,.25);overflow-wrap:break-word}' +
     '.content a{color:var(--cw-accent,#2563eb)}' +
+    // Headings of the agreement: below the dialog's title in weight, closer to their own text.
+    '.content :is(h1,h2,h3,h4){line-height:1.3;margin:1.1em 0 .4em}.content h1{font-size:1.45em}' +
+    '.content h2{font-size:1.2em}.content h3{font-size:1.05em}.content h4{font-size:1em}' +
     '.content table{border-collapse:collapse}.content th,.content td{border:1px solid rgba(127,127,127,.4);padding:4px 8px}' +
     '.end{height:1px}' +
     '.hint,.error{margin:10px 20px 0;font-size:.85em}' +
