@@ -60,6 +60,8 @@
     checkboxLabel: 'I have read and agree to the terms', versionLabel: 'Version'
   };
 
+  // Colours come from applyTheme() (custom properties, contrast-checked); the fallbacks here are
+  // its defaults. Accept is the primary button; Decline is secondary: never filled like Accept.
   var CSS =
     ':host{all:initial}:host(clickwrap-inline){display:block;font:inherit;color:inherit}' +
     '*{box-sizing:border-box}' +
@@ -70,36 +72,44 @@
     'box-shadow:0 20px 50px rgba(0,0,0,.3);outline:none}' +
     '.head{display:flex;align-items:flex-start;gap:12px;padding:20px 20px 12px}' +
     '.logo{max-height:40px;max-width:120px;object-fit:contain}' +
-    'h2{margin:0;font-size:1.25em;line-height:1.3;font-weight:600}' +
-    '.sub{margin:4px 0 0;font-size:.85em;opacity:.75}' +
+    '.head h2{margin:0;font-size:1.25em;line-height:1.3;font-weight:600}' +
+    '.sub{margin:4px 0 0;font-size:.85em;color:var(--cw-muted,#5b626d)}' +
     '.close{margin:-6px -6px 0 auto;flex:none;width:36px;height:36px;padding:0;border:0;background:none;' +
     'color:inherit;font-size:24px;line-height:1;border-radius:50%;cursor:pointer}' +
     '.close:hover{background:rgba(127,127,127,.15)}' +
     '.content{flex:1 1 auto;min-height:80px;overflow:auto;padding:4px 20px;border-top:1px solid rgba(127,127,127,.25);' +
     'border-bottom:1px solid rgba(127,127,127,.25);overflow-wrap:break-word}' +
-    '.content a{color:var(--cw-primary,#2563eb)}' +
+    '.content a{color:var(--cw-accent,#2563eb)}' +
+    // Headings of the agreement: below the dialog's title in weight, closer to their own text.
+    '.content :is(h1,h2,h3,h4){line-height:1.3;margin:1.1em 0 .4em}.content h1{font-size:1.45em}' +
+    '.content h2{font-size:1.2em}.content h3{font-size:1.05em}.content h4{font-size:1em}' +
     '.content table{border-collapse:collapse}.content th,.content td{border:1px solid rgba(127,127,127,.4);padding:4px 8px}' +
     '.end{height:1px}' +
     '.hint,.error{margin:10px 20px 0;font-size:.85em}' +
-    '.hint{opacity:.75}.error{color:#b91c1c;font-weight:600}.error:empty,[hidden]{display:none!important}' +
+    '.hint{color:var(--cw-muted,#5b626d)}.error{color:var(--cw-error,#b91c1c);font-weight:600}' +
+    '.error:empty,[hidden]{display:none!important}' +
     '.check{display:flex;gap:10px;align-items:flex-start;margin:12px 20px 0;cursor:pointer}' +
     'input[type=checkbox]{flex:none;width:18px;height:18px;margin:2px 0 0;accent-color:var(--cw-primary,#2563eb);' +
     'cursor:pointer}' +
     'footer{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:8px;padding:16px 20px 20px}' +
     'footer button{font:inherit;font-weight:600;min-width:110px;padding:9px 18px;cursor:pointer;' +
-    'border:2px solid var(--cw-primary,#2563eb);border-radius:calc(var(--cw-radius,12px) / 2)}' +
+    'border:2px solid var(--cw-edge,#2563eb);border-radius:calc(var(--cw-radius,12px) / 2)}' +
     '.filled{background:var(--cw-primary,#2563eb);color:var(--cw-on-primary,#fff)}' +
-    '.outlined{background:transparent;color:var(--cw-primary,#2563eb)}' +
-    '.text{background:transparent;color:var(--cw-primary,#2563eb);border-color:transparent}' +
+    '.outlined,.text,.neutral{background:transparent;color:var(--cw-accent,#2563eb)}' +
+    '.text{border-color:transparent}.neutral{color:inherit;border-color:var(--cw-neutral,#81878f)}' +
+    '.filled:not(:disabled):hover{filter:brightness(.9)}' +
+    '.outlined:not(:disabled):hover,.text:not(:disabled):hover,.neutral:not(:disabled):hover{background:rgba(127,127,127,.12)}' +
     'button:disabled{opacity:.45;cursor:not-allowed}' +
-    'button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid var(--cw-primary,#2563eb);' +
-    'outline-offset:2px}.content:focus-visible{outline:2px solid var(--cw-primary,#2563eb);outline-offset:-2px}' +
+    'button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid var(--cw-edge,#2563eb);' +
+    'outline-offset:2px}.content:focus-visible{outline:2px solid var(--cw-edge,#2563eb);outline-offset:-2px}' +
     '.inline{font:inherit;color:inherit}' +
     '.inline label{display:inline-flex;gap:8px;align-items:flex-start;cursor:pointer}' +
-    '.link{font:inherit;color:var(--cw-primary,#2563eb);background:none;border:0;padding:0;cursor:pointer;' +
+    '.link{font:inherit;color:var(--cw-link,var(--cw-primary,#2563eb));background:none;border:0;padding:0;cursor:pointer;' +
     'text-decoration:underline}' +
+    '.link:focus-visible{outline:2px solid currentColor;outline-offset:2px}' +
     '@media (max-width:480px){.backdrop{padding:0;align-items:flex-end}.dialog{max-height:92%;' +
-    'border-bottom-left-radius:0;border-bottom-right-radius:0}footer button{flex:1 1 auto}}';
+    'border-bottom-left-radius:0;border-bottom-right-radius:0}footer button{flex:1 1 auto}' +
+    'footer{padding-bottom:calc(20px + env(safe-area-inset-bottom,0px))}}';
 
   var config = null; // {appId, api, locale}
   var scriptUrl = document && document.currentScript && document.currentScript.src;
@@ -153,7 +163,11 @@
    */
   function call(method, path, query, body, retries) {
     var url = config.api + path;
-    if (query) url += '?' + new URLSearchParams(query).toString();
+    if (query) {
+      var params = new URLSearchParams();
+      Object.keys(query).forEach(function (key) { if (query[key] != null) params.append(key, query[key]); });
+      url += '?' + params.toString();
+    }
     var init = {
       method: method,
       headers: body ? { accept: 'application/json', 'content-type': 'application/json' } : { accept: 'application/json' },
@@ -220,7 +234,11 @@
     return count ? out : null;
   }
 
-  /** The language wishes, best first: requested, the initialize() locale, the browser's, English. */
+  /**
+   * The language wishes, best first: requested, the initialize() locale, the browser's. English is
+   * not added: when none of these is available the service falls back to the template's default
+   * language (then English), which a trailing `en` would override. Null when there is no wish.
+   */
   function languageList(requested) {
     var nav = root.navigator || {};
     var wishes = [requested, config.locale].concat(nav.languages && nav.languages.length ? nav.languages : [nav.language]);
@@ -231,14 +249,13 @@
       wish.split(',').forEach(function (tag) {
         tag = tag.trim();
         var key = tag.toLowerCase();
-        if (LANGUAGE_TAG.test(tag) && !seen[key] && list.length < MAX_LANGUAGES - 1) {
+        if (LANGUAGE_TAG.test(tag) && !seen[key] && list.length < MAX_LANGUAGES) {
           seen[key] = true;
           list.push(tag);
         }
       });
     });
-    if (!seen.en) list.push('en');
-    return list.join(',');
+    return list.length ? list.join(',') : null;
   }
 
   function clientMetadata() {
@@ -347,32 +364,116 @@
     return typeof value === 'string' && value.trim() ? value : DEFAULT_TEXTS[key];
   }
 
-  /** A readable text colour on the primary colour. */
-  function onColor(hex) {
-    var digits = hex.slice(1);
+  // ---- colours: every text meets WCAG AA (4.5:1), every button edge and focus ring 3:1 ----------
+
+  var WHITE = [255, 255, 255];
+  var INK = [17, 24, 39];
+  var DEFAULT_TEXT = [31, 41, 55];
+  var DEFAULT_PRIMARY = [37, 99, 235];
+  var ERROR_RED = [185, 28, 28];
+
+  function hexColor(value) {
+    if (typeof value !== 'string' || !COLOR.test(value)) return null;
+    var digits = value.slice(1);
     if (digits.length === 3) digits = digits.replace(/./g, '$&$&');
     var n = parseInt(digits, 16);
-    var brightness = ((n >> 16) & 255) * 0.299 + ((n >> 8) & 255) * 0.587 + (n & 255) * 0.114;
-    return brightness > 160 ? '#111827' : '#ffffff';
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
   }
 
-  /** Theme colours and radius as CSS custom properties; only values of the service's own formats pass. */
+  /** A computed `rgb(…)`/`rgba(…)` colour; null when transparent or in another notation. */
+  function computedColor(value) {
+    var m = /^rgba?\(([\d.]+)[, ]+([\d.]+)[, ]+([\d.]+)(?:[,/ ]+([\d.]+))?\)$/.exec(String(value).trim());
+    return m && (m[4] == null || Number(m[4]) > 0) ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+  }
+
+  function cssColor(c) {
+    return 'rgb(' + c.map(Math.round).join(',') + ')';
+  }
+
+  function contrast(a, b) {
+    function luminance(c) {
+      var l = c.map(function (v) { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+      return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2] + 0.05;
+    }
+    var x = luminance(a);
+    var y = luminance(b);
+    return x > y ? x / y : y / x;
+  }
+
+  function mix(a, b, weight) {
+    return a.map(function (v, i) { return v + (b[i] - v) * weight; });
+  }
+
+  /** `from`, moved towards `to` only as far as `ratio` against `bg` needs (`to` itself at worst). */
+  function readable(from, to, bg, ratio) {
+    for (var w = 0; w < 1; w += 0.125) {
+      var c = mix(from, to, w);
+      if (contrast(c, bg) >= ratio) return c;
+    }
+    return to;
+  }
+
+  /** Text on `c`: white where it reads, else near-black, else black. */
+  function onColor(c) {
+    if (contrast(WHITE, c) >= 4.5) return WHITE;
+    return contrast(INK, c) >= 4.5 ? INK : [0, 0, 0];
+  }
+
+  /**
+   * The dialog's colours as CSS custom properties: the template's theme where it reads well, and
+   * where it does not (a pale primary colour on white, text too close to the background) the
+   * nearest colour that does.
+   */
   function applyTheme(node, customizations) {
     var theme = (customizations && customizations.theme) || {};
-    [['primaryColor', '--cw-primary'], ['backgroundColor', '--cw-bg'], ['textColor', '--cw-text']].forEach(function (pair) {
-      var value = theme[pair[0]];
-      if (typeof value === 'string' && COLOR.test(value)) node.style.setProperty(pair[1], value);
-    });
-    if (typeof theme.primaryColor === 'string' && COLOR.test(theme.primaryColor)) {
-      node.style.setProperty('--cw-on-primary', onColor(theme.primaryColor));
-    }
+    var bg = hexColor(theme.backgroundColor) || WHITE;
+    var text = hexColor(theme.textColor) || DEFAULT_TEXT;
+    if (contrast(text, bg) < 4.5) text = onColor(bg);
+    var primary = hexColor(theme.primaryColor) || DEFAULT_PRIMARY;
+    var colors = {
+      bg: bg,
+      text: text,
+      muted: readable(mix(text, bg, 0.3), text, bg, 4.5),
+      primary: primary,
+      'on-primary': onColor(primary),
+      accent: readable(primary, text, bg, 4.5),
+      edge: readable(primary, text, bg, 3),
+      neutral: readable(mix(text, bg, 0.45), text, bg, 3),
+      error: readable(ERROR_RED, text, bg, 4.5)
+    };
+    for (var name in colors) node.style.setProperty('--cw-' + name, cssColor(colors[name]));
     var radius = theme.borderRadius;
     if (typeof radius === 'number' && radius >= 0 && radius <= 48) node.style.setProperty('--cw-radius', radius + 'px');
   }
 
-  function buttonClass(style) {
+  /**
+   * The inline checkbox sits on the page: its link colour is the primary colour (the template's, or
+   * the `style` option's `--cw-primary`) where it reads on the page's background, else closer to
+   * the page's text colour.
+   */
+  function applyInlineTheme(box, customizations, host) {
+    var theme = (customizations && customizations.theme) || {};
+    var own = box.style.getPropertyValue('--cw-primary').trim();
+    var primary = own ? hexColor(own) : hexColor(theme.primaryColor) || DEFAULT_PRIMARY;
+    if (!primary) return;
+    box.style.setProperty('--cw-primary', cssColor(primary));
+    var text = null;
+    var bg = null;
+    // Up from the container, out of any shadow root it sits in, to the first opaque background.
+    for (var node = host.parentNode; node && !bg; node = node.parentNode || node.host) {
+      if (node.nodeType !== 1) continue;
+      var style = root.getComputedStyle(node);
+      text = text || computedColor(style.color);
+      bg = computedColor(style.backgroundColor);
+    }
+    box.style.setProperty('--cw-link', cssColor(readable(primary, text || INK, bg || WHITE, 4.5)));
+  }
+
+  /** The class of a button style; a FILLED Decline is a neutral outlined button, never the primary fill. */
+  function buttonClass(style, secondary) {
     style = String(style || 'FILLED').toLowerCase();
-    return style === 'outlined' || style === 'text' ? style : 'filled';
+    if (style === 'outlined' || style === 'text') return style;
+    return secondary ? 'neutral' : 'filled';
   }
 
   function formatDate(iso, language) {
@@ -416,6 +517,8 @@
       var previousFocus = document.activeElement;
       var settled = false;
       var scrolledToEnd = false;
+      // Whether Accept was held back at first because the agreement overflowed its scroll box.
+      var scrollRequired = false;
       var observer = null;
 
       var version = view.clickwrapTemplateVersion + '.' + view.clickwrapTemplateVersionMinor;
@@ -459,7 +562,7 @@
           checkbox.addEventListener('change', update);
         }
         if (buttons.showDecline !== false) {
-          decline = h('button', { type: 'button', class: 'decline ' + buttonClass(buttons.declineStyle), text: textOf(texts, 'declineButton') });
+          decline = h('button', { type: 'button', class: 'decline ' + buttonClass(buttons.declineStyle, true), text: textOf(texts, 'declineButton') });
           decline.addEventListener('click', function () { act('DECLINED'); });
           footer.appendChild(decline);
         }
@@ -569,7 +672,8 @@
           mode: 'DIALOG',
           agreementMode: mode,
           acceptLabel: collapse(accept.textContent),
-          checkboxLabel: checkLabel ? collapse(checkLabel.textContent) : null
+          checkboxLabel: checkLabel ? collapse(checkLabel.textContent) : null,
+          scrollRequired: scrollRequired
         };
         options.onAction(action, presentation).then(finish, function (failure) {
           busy = false;
@@ -607,6 +711,7 @@
       document.addEventListener('keydown', onDocumentKey, true);
       content.focus({ preventScroll: true });
       checkEnd();
+      scrollRequired = mode === 'SCROLL' && !readOnly && !scrolledToEnd;
       if (options.onShown) options.onShown();
     });
   }
@@ -691,6 +796,29 @@
     }
   }
 
+  /**
+   * guarded(body), also reported to the caller's options.onSuccess(result) or onError(error). The
+   * returned Promise settles as before; a callback that throws is logged and changes nothing. With
+   * onError given, a rejection that nothing else handles is not reported as unhandled.
+   */
+  function reported(options, body) {
+    var onSuccess = options && options.onSuccess;
+    var onError = options && options.onError;
+    var promise = [onSuccess, onError].some(function (fn) { return fn != null && typeof fn !== 'function'; })
+      ? Promise.reject(invalid('onSuccess and onError must be functions'))
+      : guarded(body);
+    if (!onSuccess && !onError) return promise;
+    var settled = promise.then(function (value) {
+      callback(onSuccess, value);
+      return value;
+    }, function (error) {
+      callback(onError, error);
+      throw error;
+    });
+    if (typeof onError === 'function') settled.catch(noop);
+    return settled;
+  }
+
   // ---- ClickwrapClient -------------------------------------------------------------------------
 
   var ClickwrapClient = {
@@ -723,8 +851,8 @@
      * serviceSignature is null when the user had already accepted.
      */
     show: function (request, options) {
-      return guarded(function () {
-        options = options || {};
+      options = options || {};
+      return reported(options, function () {
         checkRequest(request);
         var placeholders = encodePlaceholders(request.templatePlaceholders);
         var snapshot = config;
@@ -766,8 +894,8 @@
      * Shows, read-only, the version this end user last accepted. Resolves with that content when the
      * dialog is closed; ERR_SERVICE_TEMPLATE_NOT_FOUND when the user never accepted the template.
      */
-    showAcceptedContent: function (request) {
-      return guarded(function () {
+    showAcceptedContent: function (request, options) {
+      return reported(options, function () {
         checkRequest(request);
         var languages = languageList(request.language);
         var base = { appId: config.appId, clickwrapTemplateId: request.clickwrapTemplateId, language: languages };
@@ -833,9 +961,9 @@
           }
           var customizations = view.customizations || {};
           var box = h('div', { class: 'inline', lang: view.language || null });
-          applyTheme(box, customizations);
           var style = request.style || {};
           Object.keys(style).forEach(function (name) { box.style.setProperty(kebab(name), String(style[name])); });
+          applyInlineTheme(box, customizations, parts.host);
           var label = h('span', { class: 'label' });
           label.appendChild(contentFragment(view.inlineContent || textOf(customizations.texts, 'checkboxLabel')));
           // The agreement's name opens the full text, read-only.
@@ -888,7 +1016,9 @@
             if (item.result) return item.result;
             var action = item.checkbox.checked ? 'ACCEPTED' : 'DECLINED';
             var text = collapse(item.label.textContent);
-            var presentation = { mode: 'INLINE', agreementMode: 'CHECKBOX', acceptLabel: text, checkboxLabel: text };
+            var presentation = {
+              mode: 'INLINE', agreementMode: 'CHECKBOX', acceptLabel: text, checkboxLabel: text, scrollRequired: false
+            };
             item.checkbox.disabled = true;
             return record(item.view, item.request, item.placeholders, action, presentation, item.presentedAt)
               .then(function (recorded) {

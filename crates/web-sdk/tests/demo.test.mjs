@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { REAL, acceptButton, agree, dialog, openPage, screenshot, setUp } from './helpers.mjs';
+import { REAL, acceptButton, agree, closeButton, dialog, openPage, screenshot, setUp } from './helpers.mjs';
 
 const DEMO_URL = process.env.CLICKWRAP_DEMO_URL ?? null;
 const SKIP = REAL && !DEMO_URL ? 'set CLICKWRAP_DEMO_URL to run the demo page against a real server' : false;
@@ -31,6 +31,7 @@ test('the demo page: accept, verify, see the event and the certificate link', { 
     await page.click('#show');
     await dialog(page).waitFor();
     await screenshot(page, 'demo-dialog');
+    assert.equal(await acceptButton(page).isDisabled(), true, 'the agreement is long enough that Accept waits for the end');
     await agree(page);
     await acceptButton(page).click();
     await page.locator('#status', { hasText: 'Recorded and verified: ACCEPTED.' }).waitFor();
@@ -62,6 +63,39 @@ test('the demo page: accept, verify, see the event and the certificate link', { 
     assert.notEqual(await page.inputValue('#end-user'), endUser);
     await page.click('#show');
     await dialog(page).waitFor();
+  } finally {
+    await page.closeAll();
+  }
+});
+
+test('the demo agreement is whole in every launch language and needs scrolling on a laptop screen', { skip: DEMO_URL ? false : 'needs the real demo (CLICKWRAP_DEMO_URL)' }, async () => {
+  const page = await openPage(env, { url: DEMO_URL, viewport: { width: 1280, height: 800 } });
+  try {
+    let shape = null;
+    for (const language of ['en', 'de', 'fr', 'es', 'zh', 'hi', 'ru']) {
+      await page.selectOption('#language', language);
+      await page.click('#show');
+      await dialog(page).waitFor();
+      assert.equal(await dialog(page).getAttribute('lang'), language);
+      const found = await page.evaluate(() => {
+        const content = document.querySelector('clickwrap-dialog').shadowRoot.querySelector('.content');
+        const count = (selector) => content.querySelectorAll(selector).length;
+        return {
+          shape: [count('h1'), count('h2'), count('p'), count('li'), count('a[href^="mailto:"]')],
+          overflow: content.scrollHeight - content.clientHeight,
+          name: content.textContent.includes('Ada Lovelace'),
+        };
+      });
+      shape ??= found.shape;
+      assert.deepEqual(found.shape, shape, `${language} has the same parts as English`);
+      assert.equal(found.shape[1], 10, 'ten sections');
+      assert.ok(found.name, `${language}: {{fullName}} is filled`);
+      assert.ok(found.overflow > 100, `${language}: the text overflows its box by ${found.overflow} px`);
+      assert.equal(await acceptButton(page).isDisabled(), true, `${language}: Accept waits for the end`);
+      await screenshot(page, `demo-dialog-${language}`);
+      await closeButton(page).click();
+      await page.locator('clickwrap-dialog').waitFor({ state: 'detached' });
+    }
   } finally {
     await page.closeAll();
   }

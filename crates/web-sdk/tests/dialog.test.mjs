@@ -151,7 +151,9 @@ describe('the end user acts', () => {
         assert.match(body.presentedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
         assert.ok(Math.abs(Date.parse(body.presentedAt) - shownAt) < 10_000, 'presentedAt is when the dialog appeared');
         assert.ok(Date.parse(body.presentedAt) >= Date.parse(get.at) - 1000);
-        assert.deepEqual(body.presentation, { mode: 'DIALOG', agreementMode: 'SCROLL', acceptLabel: 'Accept', checkboxLabel: null });
+        assert.deepEqual(body.presentation, {
+          mode: 'DIALOG', agreementMode: 'SCROLL', acceptLabel: 'Accept', checkboxLabel: null, scrollRequired: true,
+        });
         const meta = body.clientMetadata;
         assert.equal(meta.screen.width > 0 && meta.screen.height > 0, true);
         assert.deepEqual(meta.viewport, { width: 1000, height: 720 });
@@ -314,6 +316,7 @@ describe('what the template decides', { skip: MOCK_ONLY }, () => {
       const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
       assert.deepEqual(post.body.presentation, {
         mode: 'DIALOG', agreementMode: 'CHECKBOX', acceptLabel: 'I agree', checkboxLabel: 'I have read the privacy policy',
+        scrollRequired: false,
       });
       assert.deepEqual(post.body.templatePlaceholders, { email: 'a%40b.test', customPlaceholders: { ref: 'X%2F1%20%3F' } });
       const text = await page.evaluate(() => document.body.textContent);
@@ -335,7 +338,7 @@ describe('what the template decides', { skip: MOCK_ONLY }, () => {
       assert.equal(await page.locator('clickwrap-dialog .hint').textContent(), 'Scrollen Sie bis zum Ende, um fortzufahren.');
       assert.equal(await dialog(page).getAttribute('lang'), 'de');
       const [get] = await mock.requests(env, { method: 'GET', path: '/clickwrap' });
-      assert.equal(get.query.language, 'de-DE,en');
+      assert.equal(get.query.language, 'de-DE');
       await screenshot(page, 'dialog-german');
       await scrollToEnd(page);
       await acceptButton(page).click();
@@ -348,14 +351,59 @@ describe('what the template decides', { skip: MOCK_ONLY }, () => {
     }
   });
 
-  test('language order: requested, then the initialize locale, then the browser, then English', async () => {
+  test('language order: requested, then the initialize locale, then the browser; no English added', async () => {
     const { page } = await showFresh({ language: 'fr-CA' }, {}, { locale: 'de-DE', init: { locale: 'es' } });
     try {
       await dialog(page).waitFor();
       const [get] = await mock.requests(env, { method: 'GET', path: '/clickwrap' });
-      assert.equal(get.query.language, 'fr-CA,es,de-DE,en');
+      assert.equal(get.query.language, 'fr-CA,es,de-DE');
       // The template has en and de only: French and Spanish are skipped, German wins.
       assert.equal(await acceptButton(page).textContent(), 'Akzeptieren');
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  // The template has en, de, fr and es, and French as its default language. Each step of the
+  // fallback is seen in what the SDK asks for and in the language the dialog shows.
+  for (const [step, request, init, browser, sent, shown] of [
+    ['the requested language wins', 'es', 'de', 'fr-FR', 'es,de,fr-FR', 'es'],
+    ['then the initialize() locale', 'zh', 'de', 'fr-FR', 'zh,de,fr-FR', 'de'],
+    ['then the browser languages', 'zh', 'ru', 'es-ES', 'zh,ru,es-ES', 'es'],
+    ['none of them available: no `en` is sent, so the template\'s default language applies', 'zh', 'ru', 'hi-IN', 'zh,ru,hi-IN', 'fr'],
+  ]) {
+    test(`language fallback: ${step}`, async () => {
+      const { page } = await showFresh({ clickwrapTemplateId: TEMPLATE_IDS.languages, language: request }, {}, { locale: browser, init: { locale: init } });
+      try {
+        await dialog(page).waitFor();
+        const [get] = await mock.requests(env, { method: 'GET', path: '/clickwrap' });
+        assert.equal(get.query.language, sent);
+        assert.ok(!get.query.language.split(',').includes('en'), 'the SDK never adds English itself');
+        assert.equal(await dialog(page).getAttribute('lang'), shown);
+        await acceptButton(page).click();
+        await outcome(page);
+        const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
+        assert.equal(post.body.language, shown, 'the action is recorded in the language shown');
+      } finally {
+        await page.closeAll();
+      }
+    });
+  }
+
+  test('language fallback: no wish at all sends no language parameter', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      await page.evaluate((templateId) => {
+        Object.defineProperty(navigator, 'languages', { value: [] });
+        Object.defineProperty(navigator, 'language', { value: undefined });
+        window.__outcome = window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: 'no-language' })
+          .then((result) => ({ result }), (error) => ({ error: { code: error.code } }));
+      }, TEMPLATE_IDS.languages);
+      await dialog(page).waitFor();
+      const [get] = await mock.requests(env, { method: 'GET', path: '/clickwrap' });
+      assert.equal('language' in get.query, false);
+      assert.equal(await dialog(page).getAttribute('lang'), 'fr', 'the template\'s default language');
     } finally {
       await page.closeAll();
     }
@@ -426,6 +474,186 @@ describe('what the template decides', { skip: MOCK_ONLY }, () => {
       await page.waitForTimeout(200);
       assert.equal(await page.evaluate(() => window.__xss ?? null), null);
       assert.deepEqual(page.messages.filter((m) => m.type === 'pageerror'), []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+});
+
+describe('presentation.scrollRequired', { skip: MOCK_ONLY }, () => {
+  test('false when the agreement fits its box: Accept was never held back', async () => {
+    const { page } = await showFresh({ clickwrapTemplateId: TEMPLATE_IDS.short });
+    try {
+      await dialog(page).waitFor();
+      assert.equal(await acceptButton(page).isDisabled(), false);
+      await acceptButton(page).click();
+      assert.equal((await outcome(page)).result.action, 'ACCEPTED');
+      const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
+      assert.equal(post.body.presentation.agreementMode, 'SCROLL');
+      assert.equal(post.body.presentation.scrollRequired, false);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('true when the agreement is taller than its box and Accept waited for the end', async () => {
+    const { page } = await showFresh();
+    try {
+      await dialog(page).waitFor();
+      assert.equal(await acceptButton(page).isDisabled(), true);
+      await scrollToEnd(page);
+      await acceptButton(page).click();
+      assert.equal((await outcome(page)).result.action, 'ACCEPTED');
+      const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
+      assert.equal(post.body.presentation.scrollRequired, true);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('true also for a Decline before the end was reached', async () => {
+    const { page } = await showFresh();
+    try {
+      await dialog(page).waitFor();
+      await declineButton(page).click();
+      assert.equal((await outcome(page)).result.action, 'DECLINED');
+      const [post] = await mock.requests(env, { method: 'POST', path: '/clickwrap' });
+      assert.equal(post.body.presentation.scrollRequired, true);
+    } finally {
+      await page.closeAll();
+    }
+  });
+});
+
+describe('callbacks beside the Promise', () => {
+  test('show(): onSuccess gets the result first, then the Promise resolves with it', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      await page.evaluate((templateId) => {
+        window.__calls = [];
+        const options = {
+          onSuccess: (result) => window.__calls.push(['onSuccess', result]),
+          onError: (error) => window.__calls.push(['onError', error.code]),
+        };
+        window.__outcome = window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: `cb-${crypto.randomUUID()}` }, options)
+          .then((result) => {
+            window.__calls.push(['then']);
+            return { result };
+          });
+      }, env.templateId);
+      await dialog(page).waitFor();
+      await agree(page);
+      await acceptButton(page).click();
+      const { result } = await outcome(page);
+      assert.equal(result.action, 'ACCEPTED');
+      assert.deepEqual(await page.evaluate(() => window.__calls), [['onSuccess', result], ['then']]);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('show(): onError gets each failure; with onError, an ignored Promise is no unhandled rejection', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      await page.evaluate((templateId) => {
+        window.__errors = [];
+        const onError = (error) => window.__errors.push(error.code);
+        // The caller ignores the Promises: callbacks only.
+        window.ClickwrapClient.show({ clickwrapTemplateId: crypto.randomUUID(), endUserId: 'u' }, { onError });
+        window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: `cb-${crypto.randomUUID()}` }, { onError });
+      }, env.templateId);
+      await dialog(page).waitFor();
+      await closeButton(page).click();
+      await page.waitForFunction(() => window.__errors.length === 2);
+      assert.deepEqual(await page.evaluate(() => window.__errors), ['ERR_SERVICE_TEMPLATE_NOT_FOUND', 'ERR_SERVICE_USER_CANCELLED']);
+      // The same error reaches a Promise handler too.
+      const code = await page.evaluate(() => window.ClickwrapClient.show({ clickwrapTemplateId: crypto.randomUUID(), endUserId: 'u' }, { onError() {} })
+        .then(() => 'resolved', (error) => error.code));
+      assert.equal(code, 'ERR_SERVICE_TEMPLATE_NOT_FOUND');
+      await page.waitForTimeout(200);
+      assert.deepEqual(page.messages.filter((m) => m.type === 'pageerror'), []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('a callback that throws is logged and breaks nothing', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      const failed = await page.evaluate(() => window.ClickwrapClient.show({ clickwrapTemplateId: crypto.randomUUID(), endUserId: 'u' }, {
+        onError() { throw new Error('a broken error handler'); },
+      }).then(() => 'resolved', (error) => error.code));
+      assert.equal(failed, 'ERR_SERVICE_TEMPLATE_NOT_FOUND', 'the Promise still rejects with the SDK\'s error');
+
+      await page.evaluate((templateId) => {
+        window.__outcome = window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: `cb-${crypto.randomUUID()}` }, {
+          onSuccess() { throw new Error('a broken success handler'); },
+        }).then((result) => ({ result }), (error) => ({ error: { code: error.code } }));
+      }, env.templateId);
+      await dialog(page).waitFor();
+      await agree(page);
+      await acceptButton(page).click();
+      const { result, error } = await outcome(page);
+      assert.equal(error, undefined);
+      assert.equal(result.action, 'ACCEPTED', 'the Promise still resolves');
+      const logged = page.messages.filter((m) => m.type === 'error' && m.text.includes('[clickwrap] a callback failed'));
+      assert.equal(logged.length, 2, JSON.stringify(page.messages));
+      // The SDK goes on working: the next dialog opens.
+      await startShow(page, { clickwrapTemplateId: env.templateId, endUserId: newEndUser() });
+      await dialog(page).waitFor();
+      await closeButton(page).click();
+      assert.equal((await outcome(page)).error.code, 'ERR_SERVICE_USER_CANCELLED');
+      assert.deepEqual(page.messages.filter((m) => m.type === 'pageerror'), []);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('callbacks that are not functions: ERR_SERVICE_INVALID_ARGUMENT, nothing sent', async () => {
+    const page = await openPage(env);
+    try {
+      await initialize(page, env);
+      const codes = await page.evaluate((templateId) => Promise.all([
+        window.ClickwrapClient.show({ clickwrapTemplateId: templateId, endUserId: 'u' }, { onSuccess: 'yes' }),
+        window.ClickwrapClient.showAcceptedContent({ clickwrapTemplateId: templateId, endUserId: 'u' }, { onError: {} }),
+      ].map((p) => p.then(() => 'resolved', (e) => e.code))), env.templateId);
+      assert.deepEqual(codes, ['ERR_SERVICE_INVALID_ARGUMENT', 'ERR_SERVICE_INVALID_ARGUMENT']);
+      if (!REAL) assert.equal((await mock.requests(env)).length, 0);
+    } finally {
+      await page.closeAll();
+    }
+  });
+
+  test('showAcceptedContent(): onError before accepting, onSuccess with the content after', async () => {
+    const page = await openPage(env);
+    const endUserId = newEndUser();
+    try {
+      await initialize(page, env);
+      const request = { clickwrapTemplateId: env.templateId, endUserId };
+      const before = await page.evaluate((r) => new Promise((resolve) => {
+        window.ClickwrapClient.showAcceptedContent(r, { onSuccess: () => resolve('onSuccess'), onError: (e) => resolve(e.code) });
+      }), request);
+      assert.equal(before, 'ERR_SERVICE_TEMPLATE_NOT_FOUND');
+      if (NEEDS_KEY) return;
+
+      await startShow(page, request);
+      await dialog(page).waitFor();
+      await agree(page);
+      await acceptButton(page).click();
+      await verify(env, (await outcome(page)).result.serviceSignature);
+      await page.evaluate((r) => {
+        window.__content = new Promise((resolve) => {
+          window.ClickwrapClient.showAcceptedContent(r, { onSuccess: resolve, onError: (e) => resolve(e.code) });
+        });
+      }, request);
+      await dialog(page).waitFor();
+      await page.keyboard.press('Escape');
+      const content = await page.evaluate(() => window.__content);
+      assert.equal(content.clickwrapTemplateId, env.templateId);
+      assert.match(content.contentHash, /^sha256:/);
     } finally {
       await page.closeAll();
     }

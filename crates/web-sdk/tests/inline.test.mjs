@@ -94,6 +94,7 @@ test('two inline clickwraps: callbacks, style, reading the text, finalizeAll rec
         mode: 'INLINE', agreementMode: 'CHECKBOX',
         acceptLabel: 'I have read and agree to the terms: Terms of Service',
         checkboxLabel: 'I have read and agree to the terms: Terms of Service',
+        scrollRequired: false,
       });
       assert.equal(accepted.endUserId, users[0]);
       const declined = posts.find((p) => p.body.action === 'DECLINED').body;

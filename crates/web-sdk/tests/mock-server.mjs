@@ -30,6 +30,9 @@ export const TEMPLATE_IDS = {
   checkbox: '0190a0b0-0000-7000-8000-000000000003',
   hostile: '0190a0b0-0000-7000-8000-000000000004',
   disabled: '0190a0b0-0000-7000-8000-000000000005',
+  languages: '0190a0b0-0000-7000-8000-000000000006',
+  dark: '0190a0b0-0000-7000-8000-000000000007',
+  pale: '0190a0b0-0000-7000-8000-000000000008',
 };
 
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'zh', 'hi', 'ru'];
@@ -107,6 +110,21 @@ function initialTemplates() {
         + '<a href="https://example.test/terms">the terms</a>',
     }),
     make(TEMPLATE_IDS.disabled, 'Disabled Template', { en: '<p>Off</p>' }, {}, { enabled: false }),
+    // Four languages and French as the template's default language (the server's second fallback).
+    make(TEMPLATE_IDS.languages, 'Multilingual Terms', {
+      en: '<p>The terms in English.</p>',
+      de: '<p>Die Bedingungen auf Deutsch.</p>',
+      fr: '<p>Les conditions en français.</p>',
+      es: '<p>Las condiciones en español.</p>',
+    }, {}, { defaultLanguage: 'fr' }),
+    // Themes whose colours do not all read well as given: the SDK must keep every text readable.
+    make(TEMPLATE_IDS.dark, 'Dark Terms', { en: longText('en') }, {
+      theme: { primaryColor: '#fbbf24', backgroundColor: '#111827', textColor: '#e5e7eb', borderRadius: 16 },
+    }),
+    make(TEMPLATE_IDS.pale, 'Pale Terms', { en: '<p>Short terms with <a href="https://example.test/more">a link</a>.</p>' }, {
+      agreementMode: 'CHECKBOX',
+      theme: { primaryColor: '#7dd3fc', backgroundColor: null, textColor: '#9ca3af', borderRadius: null },
+    }),
   ];
   return new Map(templates.map((t) => [t.id, t]));
 }
@@ -332,6 +350,7 @@ export async function startMockServer({ port = 0 } = {}) {
       };
       label('presentation.acceptLabel', p.acceptLabel);
       if (p.checkboxLabel !== null && p.checkboxLabel !== undefined) label('presentation.checkboxLabel', p.checkboxLabel);
+      if (p.scrollRequired !== undefined && typeof p.scrollRequired !== 'boolean') throw invalidField('presentation.scrollRequired', 'must be a boolean');
       if (typeof body.endUserId !== 'string' || !body.endUserId || [...body.endUserId].length > 256) throw invalidField('endUserId', 'must be 1 to 256 characters');
       if (!['ACCEPTED', 'DECLINED'].includes(body.action)) throw invalidField('action', 'must be ACCEPTED or DECLINED');
       const language = parseLanguages(body.language)[0];
@@ -364,7 +383,10 @@ export async function startMockServer({ port = 0 } = {}) {
         language,
         content,
         contentHash: body.contentHash,
-        presentation: { mode: p.mode, agreementMode: String(p.agreementMode).toUpperCase(), acceptLabel: p.acceptLabel, checkboxLabel: p.checkboxLabel ?? null },
+        presentation: {
+          mode: p.mode, agreementMode: String(p.agreementMode).toUpperCase(), acceptLabel: p.acceptLabel, checkboxLabel: p.checkboxLabel ?? null,
+          ...(p.scrollRequired === undefined ? {} : { scrollRequired: p.scrollRequired }),
+        },
       };
       const signature = `mock.${Buffer.from(JSON.stringify({ e: event.clickwrapEventId, a: MOCK_APP_ID })).toString('base64url')}.${randomUUID().replaceAll('-', '')}`;
       state.events.set(signature, event);
