@@ -531,6 +531,8 @@ pub(crate) async fn ensure(service: &ClickwrapService, store: &PgStore) -> Resul
 
 async fn create(service: &ClickwrapService, store: &PgStore) -> Result<DemoInstallation, DemoError> {
     let (tenant, _) = service.create_tenant("Demo", None).await.map_err(failed)?;
+    // The company the demo's terms name, so its certificates show an operator's legal name.
+    service.set_legal_name(tenant.id, Some("Example Ltd")).await.map_err(failed)?;
     let admin = Admin::server(tenant.id);
     let app = service
         .create_app(

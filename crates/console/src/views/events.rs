@@ -191,6 +191,13 @@ pub fn detail(chrome: &Chrome<'_>, details: &EventDetails, template_name: &str, 
                     (fact("Checkbox label", html! {
                         @match &event.presentation.checkbox_label { Some(text) => (text), None => span.muted { "none" } }
                     }))
+                    (fact("Needed scrolling", html! {
+                        @match event.presentation.scroll_required {
+                            Some(true) => "yes (reported by the device)",
+                            Some(false) => "no (reported by the device)",
+                            None => span.muted { "not reported" },
+                        }
+                    }))
                 }
             }
             section.card aria-labelledby="evidence-heading" {
