@@ -1,7 +1,8 @@
 //! `docs/openapi.json` and the router must not drift apart.
 //!
 //! - The document is OpenAPI 3.1, every `$ref` resolves, every error answer it names is a problem
-//!   document, and an independent validator (`openapi-spec-validator`) accepts it.
+//!   document (or, from an operator console page, an HTML page), and an independent validator
+//!   (`openapi-spec-validator`) accepts it.
 //! - Probing the real router: every documented operation under `/public-client/v1` and
 //!   `/operator/v1` is answered (not `ROUTE_NOT_FOUND`, not 405), every other method on a
 //!   documented path is 405 with an `Allow` that lists exactly the documented methods, and every
@@ -10,6 +11,10 @@
 //!   probes cannot find (a new path) fails here too. Every problem `code` in the source is listed.
 //! - Real answers of a whole consent flow conform to the documented schemas, with no undocumented
 //!   field.
+//!
+//! The routes the server binary adds (the SDK scripts, the console, the demo, health and metrics)
+//! are checked against the document by `crates/server/tests/openapi_routes.rs`, against the whole
+//! composed binary.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
@@ -50,6 +55,12 @@ fn document() -> Value {
 
 fn is_api_path(path: &str) -> bool {
     path.starts_with(&format!("{PUBLIC_PREFIX}/")) || path.starts_with(&format!("{OPERATOR_PREFIX}/"))
+}
+
+/// The operator console's pages and forms (and the demo's console sign-in), which answer a browser
+/// with HTML, errors included.
+fn is_console_page(path: &str) -> bool {
+    path == "/console" || path.starts_with("/console/") || path == "/demo/console"
 }
 
 /// Documented methods per path template.
@@ -135,6 +146,9 @@ fn the_document_is_openapi_3_1_with_the_security_schemes() {
     }
     assert_eq!(schemes["operatorToken"]["type"], "http");
     assert_eq!(schemes["operatorToken"]["scheme"], "bearer");
+    assert_eq!(schemes["consoleSession"]["type"], "apiKey");
+    assert_eq!(schemes["consoleSession"]["in"], "cookie");
+    assert_eq!(schemes["consoleSession"]["name"], "clickwrap_console");
     let ops = operations(&doc);
     for path in ["/healthz", "/readyz", "/metrics", OPENAPI_PATH] {
         assert!(ops.get(path).is_some_and(|m| m.contains("get")), "GET {path} is not documented");
@@ -188,22 +202,25 @@ fn every_operation_documents_its_parameters_and_the_errors_it_can_answer() {
             }
             assert_eq!(declared, path_parameters(&path), "{name}: path parameters");
 
-            // Error answers are problem documents.
+            // Error answers are problem documents; the console's pages answer theirs as pages.
             for (status, response) in responses {
                 let response = resolve(&doc, response);
                 assert!(response["description"].is_string(), "{name} {status}: no description");
                 if status.starts_with('4') || status.starts_with('5') {
                     let content =
                         response["content"].as_object().unwrap_or_else(|| panic!("{name} {status}: no content"));
-                    assert_eq!(
-                        content.keys().collect::<Vec<_>>(),
-                        ["application/problem+json"],
-                        "{name} {status}: an error is application/problem+json"
-                    );
-                    let schema = resolve(&doc, &content["application/problem+json"]["schema"]);
-                    let is_problem = schema == resolve(&doc, &json!({"$ref": "#/components/schemas/Problem"}))
-                        || schema["allOf"][0]["$ref"] == "#/components/schemas/Problem";
-                    assert!(is_problem, "{name} {status}: the schema is not Problem");
+                    let media: Vec<&String> = content.keys().collect();
+                    if !(is_console_page(&path) && media == ["text/html"]) {
+                        assert_eq!(
+                            media,
+                            ["application/problem+json"],
+                            "{name} {status}: an error is application/problem+json (or, from a console page, text/html)"
+                        );
+                        let schema = resolve(&doc, &content["application/problem+json"]["schema"]);
+                        let is_problem = schema == resolve(&doc, &json!({"$ref": "#/components/schemas/Problem"}))
+                            || schema["allOf"][0]["$ref"] == "#/components/schemas/Problem";
+                        assert!(is_problem, "{name} {status}: the schema is not Problem");
+                    }
                 }
                 if status == "429" || status == "503" {
                     assert_eq!(
@@ -218,7 +235,9 @@ fn every_operation_documents_its_parameters_and_the_errors_it_can_answer() {
                     }
                 }
             }
-            assert!(responses.keys().any(|s| s.starts_with('2')), "{name}: no success answer documented");
+            // A console form may only ever redirect (303) when it succeeds.
+            let success = |s: &String| s.starts_with('2') || (is_console_page(&path) && s.starts_with('3'));
+            assert!(responses.keys().any(success), "{name}: no success answer documented");
             if !is_api_path(&path) || method == "options" {
                 continue;
             }

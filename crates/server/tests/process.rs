@@ -2,91 +2,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::Duration;
 
 use clickwrap_postgres::test_db::TestDatabase;
-
-const BINARY: &str = env!("CARGO_BIN_EXE_clickwrap-server");
-
-/// A database URL of the test server for a database the binary must create itself.
-fn fresh_database_url(db: &TestDatabase) -> String {
-    db.url().with_database(&format!("{}_bin", db.url().database())).expose()
-}
-
-fn command(database_url: &str) -> Command {
-    let mut command = Command::new(BINARY);
-    command
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DATABASE_URL", database_url)
-        .env("CLICKWRAP_LISTEN", "127.0.0.1:0")
-        .env("CLICKWRAP_LOG_FORMAT", "json")
-        .stdin(Stdio::null());
-    command
-}
-
-/// A running server; killed on drop.
-struct Server {
-    child: Child,
-    address: String,
-    logs: mpsc::Receiver<String>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(database_url: &str, subcommand: &str) -> Server {
-    let mut child = command(database_url).arg(subcommand).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let (sender, logs) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let address = loop {
-        let line = logs.recv_timeout(Duration::from_secs(60)).expect("the server did not report its address");
-        let Ok(entry) = serde_json::from_str::<serde_json::Value>(&line) else { continue };
-        if entry["message"].as_str().is_some_and(|m| m.starts_with("listening on")) {
-            break entry["address"].as_str().expect("the listening line names its address").to_owned();
-        }
-    };
-    Server { child, address, logs }
-}
-
-fn http(address: &str, request: &str) -> String {
-    let mut stream = TcpStream::connect(address).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    response
-}
-
-fn get(address: &str, path: &str) -> String {
-    http(address, &format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"))
-}
-
-fn drop_database(db: &TestDatabase, url: &str) {
-    let name = url.rsplit('/').next().unwrap().to_owned();
-    let admin = db.url().with_database("postgres").expose();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(async move {
-        use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-        let mut conn = AsyncPgConnection::establish(&admin).await.unwrap();
-        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut conn).await.unwrap();
-    });
-}
+use common::{command, drop_database, fresh_database_url, get, http, start};
 
 #[test]
 fn tenant_create_prints_json_and_creates_the_database() {
@@ -133,6 +57,9 @@ fn health_readiness_metrics_and_openapi_are_served() {
     assert!(sdk.starts_with("HTTP/1.1 200") && sdk.contains("text/javascript") && sdk.contains("ClickwrapClient"));
     let missing = get(&server.address, "/nope");
     assert!(missing.starts_with("HTTP/1.1 404") && missing.contains("application/problem+json"));
+    // The demo page exists only under `clickwrap-server demo`.
+    let demo = get(&server.address, "/demo");
+    assert!(demo.starts_with("HTTP/1.1 404") && demo.contains("ROUTE_NOT_FOUND"), "{demo}");
     // Every log line is JSON and carries the request id of its request.
     let lines: Vec<String> = server.logs.try_iter().collect();
     let request_lines: Vec<serde_json::Value> = lines
