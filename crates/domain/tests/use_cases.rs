@@ -625,6 +625,44 @@ async fn a_client_cannot_claim_another_agreement_mode_than_the_templates() {
 }
 
 #[tokio::test]
+async fn languages_fall_back_from_the_wishes_to_the_templates_default_then_english() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let new = NewTemplate {
+        name: Name::parse("Terms of Service").unwrap(),
+        tags: BTreeSet::new(),
+        app_ids: BTreeSet::new(),
+        default_language: Language::German,
+        content: BTreeMap::from([
+            (Language::English, sanitize("<p>Terms</p>").unwrap()),
+            (Language::German, sanitize("<p>Bedingungen</p>").unwrap()),
+            (Language::French, sanitize("<p>Conditions</p>").unwrap()),
+        ]),
+        customizations: Customizations::default(),
+        always_require_acceptance: false,
+    };
+    let t = w.service.create_template(&op.admin(), new).await.unwrap();
+    w.service.publish_version(&op.admin(), t.id, VersionKind::Major, None).await.unwrap();
+    w.service.enable_template(&op.admin(), t.id).await.unwrap();
+    let shown = |wishes: &'static str| {
+        let check = ClickwrapCheck {
+            template_id: t.id,
+            end_user_id: EndUserId::parse("jo").unwrap(),
+            language: LanguagePreference::parse(wishes).unwrap(),
+            placeholders: PlaceholderValues::default(),
+        };
+        let service = &w.service;
+        let app = &op.app;
+        async move { service.check_clickwrap(app, &check).await.unwrap().rendered.language }
+    };
+    // The first wish the version has wins, in the order given (a regional tag counts as its language).
+    assert_eq!(shown("fr-CA,de").await, Language::French);
+    assert_eq!(shown("ja,en,de").await, Language::English, "an unsupported wish is skipped");
+    assert_eq!(shown("es,ru").await, Language::German, "no wish available: the template's default");
+    assert_eq!(shown("").await, Language::German, "no wish at all: the template's default, not English");
+}
+
+#[tokio::test]
 async fn the_events_list_walks_every_event_once_newest_first() {
     let w = world().await;
     let op = w.operator("Acme", None).await;
