@@ -89,12 +89,17 @@ impl World {
     }
 
     async fn template(&self, operator: &Operator, html: &str) -> Template {
+        self.template_in(operator, Language::English, &[(Language::English, html)]).await
+    }
+
+    /// A draft template with content in several languages and the given default language.
+    async fn template_in(&self, operator: &Operator, default: Language, content: &[(Language, &str)]) -> Template {
         let new = NewTemplate {
             name: Name::parse("Terms of Service").unwrap(),
             tags: BTreeSet::new(),
             app_ids: BTreeSet::new(),
-            default_language: Language::English,
-            content: BTreeMap::from([(Language::English, sanitize(html).unwrap())]),
+            default_language: default,
+            content: content.iter().map(|(language, html)| (*language, sanitize(html).unwrap())).collect(),
             customizations: Customizations::default(),
             always_require_acceptance: false,
         };
@@ -103,6 +108,10 @@ impl World {
 
     async fn published(&self, operator: &Operator, html: &str) -> Template {
         let template = self.template(operator, html).await;
+        self.publish_and_enable(operator, &template).await
+    }
+
+    async fn publish_and_enable(&self, operator: &Operator, template: &Template) -> Template {
         self.service.publish_version(&operator.admin(), template.id, VersionKind::Major, None).await.unwrap();
         self.service.enable_template(&operator.admin(), template.id).await.unwrap()
     }
@@ -544,21 +553,12 @@ async fn accepted_content_is_shown_for_the_version_the_user_accepted() {
 async fn accepted_content_is_the_stored_content_as_shown_even_after_the_template_is_disabled() {
     let w = world().await;
     let op = w.operator("Acme", None).await;
-    let new = NewTemplate {
-        name: Name::parse("Terms of Service").unwrap(),
-        tags: BTreeSet::new(),
-        app_ids: BTreeSet::new(),
-        default_language: Language::English,
-        content: BTreeMap::from([
-            (Language::English, sanitize("<p>Dear {{fullName}}, the terms.</p>").unwrap()),
-            (Language::German, sanitize("<p>Liebe(r) {{fullName}}, die Bedingungen.</p>").unwrap()),
-        ]),
-        customizations: Customizations::default(),
-        always_require_acceptance: false,
-    };
-    let t = w.service.create_template(&op.admin(), new).await.unwrap();
-    w.service.publish_version(&op.admin(), t.id, VersionKind::Major, None).await.unwrap();
-    w.service.enable_template(&op.admin(), t.id).await.unwrap();
+    let content = [
+        (Language::English, "<p>Dear {{fullName}}, the terms.</p>"),
+        (Language::German, "<p>Liebe(r) {{fullName}}, die Bedingungen.</p>"),
+    ];
+    let t = w.template_in(&op, Language::English, &content).await;
+    let t = w.publish_and_enable(&op, &t).await;
     let placeholders = PlaceholderValues::from_json_text(r#"{"fullName":"Ada%20L%C3%B6welace"}"#).unwrap();
     let check = ClickwrapCheck {
         template_id: t.id,
@@ -628,22 +628,13 @@ async fn a_client_cannot_claim_another_agreement_mode_than_the_templates() {
 async fn languages_fall_back_from_the_wishes_to_the_templates_default_then_english() {
     let w = world().await;
     let op = w.operator("Acme", None).await;
-    let new = NewTemplate {
-        name: Name::parse("Terms of Service").unwrap(),
-        tags: BTreeSet::new(),
-        app_ids: BTreeSet::new(),
-        default_language: Language::German,
-        content: BTreeMap::from([
-            (Language::English, sanitize("<p>Terms</p>").unwrap()),
-            (Language::German, sanitize("<p>Bedingungen</p>").unwrap()),
-            (Language::French, sanitize("<p>Conditions</p>").unwrap()),
-        ]),
-        customizations: Customizations::default(),
-        always_require_acceptance: false,
-    };
-    let t = w.service.create_template(&op.admin(), new).await.unwrap();
-    w.service.publish_version(&op.admin(), t.id, VersionKind::Major, None).await.unwrap();
-    w.service.enable_template(&op.admin(), t.id).await.unwrap();
+    let content = [
+        (Language::English, "<p>Terms</p>"),
+        (Language::German, "<p>Bedingungen</p>"),
+        (Language::French, "<p>Conditions</p>"),
+    ];
+    let t = w.template_in(&op, Language::German, &content).await;
+    let t = w.publish_and_enable(&op, &t).await;
     let shown = |wishes: &'static str| {
         let check = ClickwrapCheck {
             template_id: t.id,
