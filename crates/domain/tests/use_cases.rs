@@ -619,8 +619,16 @@ async fn a_client_cannot_claim_another_agreement_mode_than_the_templates() {
     action.presentation.agreement_mode = AgreementMode::Checkbox;
     action.presentation.checkbox_label = Some("I invented this wording".into());
     assert_eq!(
-        w.service.record_action(&op.app, action).await.unwrap_err(),
+        w.service.record_action(&op.app, action.clone()).await.unwrap_err(),
         RecordActionError::AgreementModeMismatch(AgreementMode::Scroll)
+    );
+    // Inline, a clickwrap is always a checkbox, whatever the dialog would use; nothing else is.
+    action.presentation.mode = PresentationMode::Inline;
+    w.service.record_action(&op.app, action.clone()).await.unwrap();
+    action.presentation.agreement_mode = AgreementMode::Scroll;
+    assert_eq!(
+        w.service.record_action(&op.app, action).await.unwrap_err(),
+        RecordActionError::AgreementModeMismatch(AgreementMode::Checkbox)
     );
 }
 

@@ -300,9 +300,10 @@ const FINGERPRINT_HALF: usize = 16 * 3;
 
 /// What the service established itself, whatever the client said.
 fn checked_rows(event: &ClickwrapEvent) -> Vec<(&'static str, String)> {
-    let mode = match event.presentation.agreement_mode {
-        AgreementMode::Scroll => "SCROLL, as the template requires: accept only at the content's end",
-        AgreementMode::Checkbox => "CHECKBOX, as the template requires: a box to tick before accepting",
+    let mode = match (event.presentation.mode, event.presentation.agreement_mode) {
+        (PresentationMode::Inline, _) => "CHECKBOX, as every inline clickwrap: a box to tick before accepting",
+        (_, AgreementMode::Scroll) => "SCROLL, as the template requires: accept only at the content's end",
+        (_, AgreementMode::Checkbox) => "CHECKBOX, as the template requires: a box to tick before accepting",
     };
     vec![
         ("Content shown", "Rendered by the service itself; its hash is the content hash".to_owned()),

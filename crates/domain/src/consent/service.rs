@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::models::{Action, ClickwrapEvent, EventStatus, Presentation};
+use super::models::{Action, ClickwrapEvent, EventStatus, Presentation, PresentationMode};
 use super::signature::{self, ServiceSignature, SignatureClaims, SignatureError};
 use crate::apps::models::App;
 use crate::content::escape_html;
@@ -113,9 +113,10 @@ pub enum RecordActionError {
     LanguageNotAvailable(Language),
     #[error("contentHash does not match the content of that version in that language with those placeholders")]
     ContentMismatch,
-    /// The client says it showed the clickwrap in another agreement mode than the template's:
-    /// the record would claim a rule the service never set.
-    #[error("presentation.agreementMode must be {}, the agreement mode of this template", .0.as_str())]
+    /// The client says it showed the clickwrap in another agreement mode than the one the
+    /// service sets (the template's in a dialog, CHECKBOX inline): the record would claim a rule
+    /// the service never set.
+    #[error("presentation.agreementMode must be {}: the agreement mode of this template in this presentation mode", .0.as_str())]
     AgreementModeMismatch(AgreementMode),
     #[error("presentedAt must lie within the last day and not in the future")]
     PresentedAtOutOfRange,
@@ -252,7 +253,11 @@ impl ClickwrapService {
         if content_hash != action.content_hash {
             return Err(RecordActionError::ContentMismatch);
         }
-        let agreement_mode = template.customizations.agreement_mode;
+        let agreement_mode = match action.presentation.mode {
+            PresentationMode::Dialog => template.customizations.agreement_mode,
+            // Inline, the clickwrap is a checkbox beside the page's own form, whatever the dialog uses.
+            PresentationMode::Inline => AgreementMode::Checkbox,
+        };
         if action.presentation.agreement_mode != agreement_mode {
             return Err(RecordActionError::AgreementModeMismatch(agreement_mode));
         }
