@@ -722,8 +722,13 @@ fn customization_fields(c: &Customizations) -> Markup {
         fieldset.card {
             legend { "Buttons" }
             div.grid-3 {
-                (style_select("accept_style", "Accept button style", c.buttons.accept_style))
-                (style_select("decline_style", "Decline button style", c.buttons.decline_style))
+                (style_select("accept_style", "Accept button style", c.buttons.accept_style, None))
+                (style_select(
+                    "decline_style",
+                    "Decline button style",
+                    c.buttons.decline_style,
+                    Some("Decline always looks secondary to Accept: Filled is drawn as a neutral outline."),
+                ))
             }
             div.field.check {
                 input #show_decline type="checkbox" name="show_decline" value="on" checked[c.buttons.show_decline];
@@ -809,14 +814,18 @@ fn six_digit(color: &str) -> String {
     }
 }
 
-fn style_select(name: &str, label: &str, selected: ButtonStyle) -> Markup {
+fn style_select(name: &str, label: &str, selected: ButtonStyle, hint: Option<&str>) -> Markup {
+    let hint_id = format!("{name}-hint");
     html! {
         div.field {
             label for=(name) { (label) }
-            select #(name) name=(name) {
+            select #(name) name=(name) aria-describedby=[hint.map(|_| hint_id.as_str())] {
                 @for (style, text) in [(ButtonStyle::Filled, "Filled"), (ButtonStyle::Outlined, "Outlined"), (ButtonStyle::Text, "Text only")] {
                     option value=(style.as_str()) selected[style == selected] { (text) }
                 }
+            }
+            @if let Some(hint) = hint {
+                p.hint #(hint_id) { (hint) }
             }
         }
     }
