@@ -96,6 +96,8 @@ impl DemoServer {
         let mut child = Command::new(binary)
             .arg("demo")
             .env("DATABASE_URL", database_url)
+            // A fixed master key for a throwaway database (a real one is 32 random bytes).
+            .env("CLICKWRAP_MASTER_KEY", "c2RrLXRlc3RzLW1hc3Rlci1rZXktMzItYnl0ZXMhISE=")
             .env("CLICKWRAP_LISTEN", "127.0.0.1:0")
             .env("CLICKWRAP_LOG_FORMAT", "json")
             .env("CLICKWRAP_LOG", "warn,clickwrap_server::app=info")

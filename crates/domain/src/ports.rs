@@ -12,7 +12,7 @@ use crate::consent::acceptance::ConsentSnapshot;
 use crate::consent::cursor::EventPosition;
 use crate::consent::models::{ClickwrapEvent, EventFilter, EventStatus};
 use crate::consent::queries::EventDetails;
-use crate::keys::{Keyring, SecretKey};
+use crate::keys::KeyId;
 use crate::limits::quota::QuotaPeriod;
 use crate::limits::rate::RateLimitKey;
 use crate::secrets::SecretHash;
@@ -278,12 +278,61 @@ pub trait RateLimitStore: Send + Sync + Debug {
     async fn hit(&self, key: &RateLimitKey, window_start: Timestamp) -> Result<u64, StorageError>;
 }
 
+/// A server key as stored: its material sealed with the master key, or, in a database made before
+/// master keys, in clear until `master-key rotate` seals it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct StoredServerKey {
+    pub id: KeyId,
+    pub material: StoredKeyMaterial,
+    pub is_current: bool,
+    pub created_at: Timestamp,
+    /// When another key became current instead (Signatures it made stay verifiable until they expire).
+    pub replaced_at: Option<Timestamp>,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub enum StoredKeyMaterial {
+    Sealed(Vec<u8>),
+    Clear([u8; 32]),
+}
+
+impl Debug for StoredKeyMaterial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StoredKeyMaterial::Sealed(_) => "Sealed(***)",
+            StoredKeyMaterial::Clear(_) => "Clear(***)",
+        })
+    }
+}
+
+impl Debug for StoredServerKey {
+    // Clear material is a secret; only its id and dates are printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredServerKey")
+            .field("id", &self.id)
+            .field("material", &self.material)
+            .field("is_current", &self.is_current)
+            .field("created_at", &self.created_at)
+            .field("replaced_at", &self.replaced_at)
+            .finish()
+    }
+}
+
 #[async_trait]
 pub trait KeyStore: Send + Sync + Debug {
-    /// The server's keyring (one per installation; each use derives its own subkey from it).
-    /// `candidate` becomes its first key when it has none yet. Safe when several instances start
-    /// at once: they all end up with the same ring.
-    async fn ensure_keyring(&self, candidate: &SecretKey) -> Result<Keyring, StorageError>;
+    /// Every server key, the current one first, then the others newest first. `candidate` (which
+    /// must be current) becomes the first key when there is none yet. Safe when several instances
+    /// start at once: they all get the same keys.
+    async fn ensure_keyring(&self, candidate: &StoredServerKey) -> Result<Vec<StoredServerKey>, StorageError>;
+
+    /// Every server key, in the same order; none when there are none yet.
+    async fn server_keys(&self) -> Result<Vec<StoredServerKey>, StorageError>;
+
+    /// Makes `key` the current key; the key that was current is kept, replaced at `key.created_at`.
+    async fn add_current_server_key(&self, key: &StoredServerKey) -> Result<(), StorageError>;
+
+    /// Deletes a key that is not current; false when there is no such key (or it is current).
+    async fn delete_server_key(&self, id: &KeyId) -> Result<bool, StorageError>;
 }
 
 /// Resolves a webhook URL's host and refuses it when it leads to a forbidden address.

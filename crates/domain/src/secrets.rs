@@ -233,13 +233,7 @@ impl SecretBox {
 
     /// Decrypts what [`SecretBox::seal`] made, with the key its header names, if the ring still has it.
     pub fn open(keyring: &Keyring, sealed: &[u8], aad: &[u8]) -> Result<Vec<u8>, OpenSecretError> {
-        let (&id_len, _) = sealed.split_first().ok_or(OpenSecretError::Malformed)?;
-        let (header, body) = sealed.split_at_checked(1 + usize::from(id_len)).ok_or(OpenSecretError::Malformed)?;
-        let id_bytes = header.get(1..).ok_or(OpenSecretError::Malformed)?;
-        let id = std::str::from_utf8(id_bytes)
-            .ok()
-            .and_then(|text| KeyId::parse(text).ok())
-            .ok_or(OpenSecretError::Malformed)?;
+        let (header, id, body) = split_header(sealed).ok_or(OpenSecretError::Malformed)?;
         let (nonce, ciphertext) = body.split_first_chunk::<NONCE_LEN>().ok_or(OpenSecretError::Malformed)?;
         if ciphertext.len() < TAG_LEN {
             return Err(OpenSecretError::Malformed);
@@ -255,6 +249,19 @@ impl SecretBox {
         in_out.truncate(plaintext_len);
         Ok(in_out)
     }
+
+    /// The id of the key that sealed `sealed`, as its header says (not authenticated).
+    pub fn key_id(sealed: &[u8]) -> Option<KeyId> {
+        split_header(sealed).map(|(_, id, _)| id)
+    }
+}
+
+/// The header (key id length and key id), the key id, and the rest.
+fn split_header(sealed: &[u8]) -> Option<(&[u8], KeyId, &[u8])> {
+    let (&id_len, _) = sealed.split_first()?;
+    let (header, body) = sealed.split_at_checked(1 + usize::from(id_len))?;
+    let id = std::str::from_utf8(header.get(1..)?).ok().and_then(|text| KeyId::parse(text).ok())?;
+    Some((header, id, body))
 }
 
 fn aead_key(key: &SecretKey) -> Result<LessSafeKey, ring::error::Unspecified> {

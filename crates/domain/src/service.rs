@@ -8,7 +8,7 @@ use time::Duration;
 
 use crate::AppId;
 use crate::apps::models::App;
-use crate::keys::{KeyId, Keyring, SecretKey};
+use crate::keys::{Keyring, KeyringError, MasterKeys, load_keyring};
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
 use crate::ports::{
     AppStore, AuditLogStore, CertificateRenderer, Clock, EventStore, IdGenerator, KeyStore, Random, RateLimitStore,
@@ -97,6 +97,8 @@ impl Default for Settings {
 pub struct ClickwrapService {
     pub(crate) ports: Ports,
     pub(crate) keys: Keyring,
+    /// Seals what the database keeps secret; never stored there.
+    pub(crate) master: MasterKeys,
     pub(crate) settings: Settings,
     pub(crate) caches: ServingCaches,
 }
@@ -124,13 +126,13 @@ pub enum PublicAppError {
 }
 
 impl ClickwrapService {
-    /// Loads the server keyring, creating it on the very first start.
-    pub async fn start(mut ports: Ports, settings: Settings) -> Result<Self, StorageError> {
-        let keys = load_keyring(&*ports.keys, &*ports.random).await?;
+    /// Loads the server keyring with the master keys, creating it on the very first start.
+    pub async fn start(mut ports: Ports, settings: Settings, master: MasterKeys) -> Result<Self, KeyringError> {
+        let keys = load_keyring(&*ports.keys, &*ports.random, &master, ports.clock.now()).await?;
         let caches = ServingCaches::new(settings.serving_cache_ttl);
         ports.apps = Arc::new(AppsForgetOnWrite { inner: ports.apps, cache: caches.apps.clone() });
         ports.templates = Arc::new(TemplatesForgetOnWrite { inner: ports.templates, cache: caches.templates.clone() });
-        Ok(Self { ports, keys, settings, caches })
+        Ok(Self { ports, keys, master, settings, caches })
     }
 
     pub fn settings(&self) -> &Settings {
@@ -173,15 +175,16 @@ impl ClickwrapService {
         if app.allows_origin(origin) { Ok(app) } else { Err(PublicAppError::OriginNotAllowed) }
     }
 
-    /// Seals a secret for storage with the server keyring; `binding` ties it to its row.
+    /// Seals a secret for storage with the master key; `binding` ties it to its row.
     pub fn seal_at_rest(&self, plaintext: &[u8], binding: &[u8]) -> Result<Vec<u8>, StorageError> {
-        crate::secrets::SecretBox::seal(self.keys.current(), plaintext, self.ports.random.nonce12(), binding)
+        self.master
+            .seal(plaintext, self.ports.random.nonce12(), binding)
             .map_err(|e| StorageError::Internal(e.to_string()))
     }
 
     /// Opens what [`Self::seal_at_rest`] sealed.
     pub fn open_at_rest(&self, sealed: &[u8], binding: &[u8]) -> Result<Vec<u8>, crate::secrets::OpenSecretError> {
-        crate::secrets::SecretBox::open(&self.keys, sealed, binding)
+        self.master.open(sealed, binding)
     }
 
     /// Counts a request against its rate limit.
@@ -191,17 +194,4 @@ impl ClickwrapService {
         let count = self.ports.rate_limits.hit(key, policy.window_start(now)).await?;
         Ok(policy.decide(count, now))
     }
-}
-
-/// The installation's keyring, made with a fresh random key on the very first start.
-pub async fn load_keyring(store: &dyn KeyStore, random: &dyn Random) -> Result<Keyring, StorageError> {
-    let key_id = first_key_id(random).map_err(|e| StorageError::Internal(e.to_string()))?;
-    store.ensure_keyring(&SecretKey::new(key_id, random.bytes32())).await
-}
-
-/// A fresh key id: `k` and 8 random hex digits, unique enough to tell rotated keys apart.
-pub(crate) fn first_key_id(random: &dyn Random) -> Result<KeyId, crate::keys::InvalidKeyId> {
-    let mut bytes = [0u8; 4];
-    random.fill(&mut bytes);
-    KeyId::parse(&format!("k{}", hex::encode(bytes)))
 }

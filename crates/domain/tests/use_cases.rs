@@ -61,7 +61,13 @@ fn start() -> Timestamp {
 async fn world_with(settings: Settings) -> World {
     let clock = Arc::new(ManualClock::new(start()));
     let (ports, store) = memory::ports(clock.clone());
-    let service = ClickwrapService::start(ports, settings).await.unwrap();
+    let service = ClickwrapService::start(
+        ports,
+        settings,
+        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+    )
+    .await
+    .unwrap();
     World { clock, store, service }
 }
 

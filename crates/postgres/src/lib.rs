@@ -22,7 +22,8 @@ mod tenants;
 pub mod database;
 pub mod deliveries;
 pub use demo::DemoInstallation;
-pub use signing::StoredSigningIdentity;
+pub use keys::{ResealAllError, ResealCounts};
+pub use signing::{SigningIdentityRecord, StoredSigningIdentity};
 #[cfg(feature = "test-support")]
 pub mod test_db;
 

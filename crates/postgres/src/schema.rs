@@ -209,9 +209,11 @@ diesel::table! {
 diesel::table! {
     server_keys (id) {
         id -> Text,
-        material -> Bytea,
+        material -> Nullable<Bytea>,
         is_current -> Bool,
         created_at -> Timestamptz,
+        material_sealed -> Nullable<Bytea>,
+        replaced_at -> Nullable<Timestamptz>,
     }
 }
 
@@ -253,5 +255,7 @@ diesel::table! {
         certificate_der -> Bytea,
         is_current -> Bool,
         created_at -> Timestamptz,
+        chain_der -> Array<Bytea>,
+        replaced_at -> Nullable<Timestamptz>,
     }
 }

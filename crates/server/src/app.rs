@@ -7,7 +7,9 @@ use std::time::Duration;
 use actix_web::middleware::from_fn;
 use actix_web::{HttpResponse, HttpServer, web};
 use clickwrap_console::ConsoleState;
+use clickwrap_domain::keys::{KeyringError, MasterKeys, load_keyring};
 use clickwrap_domain::limits::rate::RateLimitPolicy;
+use clickwrap_domain::ports::Clock;
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
 use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
@@ -34,6 +36,10 @@ pub(crate) enum StartError {
     Storage(#[from] clickwrap_domain::ports::StorageError),
     #[error("cannot listen on {address}: {source}")]
     Listen { address: std::net::SocketAddr, source: std::io::Error },
+    #[error("no master key is configured")]
+    NoMasterKey,
+    #[error(transparent)]
+    Keyring(#[from] clickwrap_domain::keys::KeyringError),
     #[error("{0}")]
     Other(String),
 }
@@ -56,6 +62,20 @@ impl StartError {
                  or `docker run -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres`), \
                  or point DATABASE_URL at one."
             ),
+            StartError::NoMasterKey => {
+                "no master key: set CLICKWRAP_MASTER_KEY_FILE to a file that holds 32 random bytes, \
+                 base64 (the key that seals every secret the database holds; keep it outside the database \
+                 and back it up). Make one with `clickwrap-server master-key generate --out FILE`."
+                    .to_owned()
+            }
+            StartError::Keyring(KeyringError::NotSealed) => format!(
+                "{self}.\nThis database was made before master keys. Seal its secrets once with the configured \
+                 master key: `clickwrap-server master-key rotate` (see docs/operations.md)."
+            ),
+            StartError::Keyring(KeyringError::WrongMasterKey { .. }) => format!(
+                "{self}.\nConfigure the master key this database was sealed with (CLICKWRAP_MASTER_KEY_FILE). While \
+                 rotating to a new one, give the old one as CLICKWRAP_MASTER_KEY_PREVIOUS_FILE."
+            ),
             other => other.to_string(),
         }
     }
@@ -72,9 +92,20 @@ pub(crate) async fn prepare_database(config: &Config) -> Result<PgStore, StartEr
     Ok(PgStore::new(pool))
 }
 
+/// The configured master keys; starting without one is refused.
+pub(crate) fn master_keys(config: &Config) -> Result<MasterKeys, StartError> {
+    config.master_keys.clone().ok_or(StartError::NoMasterKey)
+}
+
 /// The use cases over the real adapters, and the PEM of the certificate signing identity.
-pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<(ClickwrapService, String), StartError> {
-    let renderer = crate::certificates::renderer(config, store).await?;
+pub(crate) async fn service(
+    config: &Config,
+    store: &PgStore,
+    master: MasterKeys,
+) -> Result<(ClickwrapService, String), StartError> {
+    // The server keys first: a wrong master key is reported as such, before anything is made.
+    load_keyring(store, &OsRandom::default(), &master, SystemClock.now()).await?;
+    let renderer = crate::certificates::renderer(config, store, &master).await?;
     let signing_certificate_pem = renderer.identity().certificate_pem();
     let store = Arc::new(store.clone());
     let ports = Ports::from_store(
@@ -91,7 +122,7 @@ pub(crate) async fn service(config: &Config, store: &PgStore) -> Result<(Clickwr
         serving_cache_ttl: time::Duration::try_from(config.serving_cache_ttl).unwrap_or(time::Duration::ZERO),
         ..Settings::default()
     };
-    Ok((ClickwrapService::start(ports, settings).await?, signing_certificate_pem))
+    Ok((ClickwrapService::start(ports, settings, master).await?, signing_certificate_pem))
 }
 
 fn webhook_allow(config: &Config) -> AllowCidrs {

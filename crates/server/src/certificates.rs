@@ -1,10 +1,10 @@
 //! The Certificate of Acceptance renderer and its signing identity. The first instance to start
-//! makes the key and self-signed certificate; every instance then uses that one, read from the
-//! database where the private key is kept sealed with the server keyring.
+//! makes a key and a self-signed certificate (unless an operator imported one first); every
+//! instance then uses the current one, read from the database, where the private key is kept
+//! sealed with the master key.
 
+use clickwrap_domain::keys::{MasterKeys, SIGNING_KEY_BINDING};
 use clickwrap_domain::ports::Random;
-use clickwrap_domain::secrets::SecretBox;
-use clickwrap_domain::service::load_keyring;
 use clickwrap_domain::system::OsRandom;
 use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity};
 use clickwrap_postgres::{PgStore, StoredSigningIdentity};
@@ -12,23 +12,8 @@ use clickwrap_postgres::{PgStore, StoredSigningIdentity};
 use crate::app::StartError;
 use crate::config::Config;
 
-/// Ties the sealed private key to its purpose, so it cannot be swapped for another sealed secret.
-const BINDING: &[u8] = b"clickwrap/certificate-signing-key";
-
-pub(crate) async fn renderer(config: &Config, store: &PgStore) -> Result<PdfRenderer, StartError> {
-    let random = OsRandom::default();
-    let keyring = load_keyring(store, &random).await?;
-    let candidate = SigningIdentity::generate("Clickwrap certificate signing").map_err(other)?;
-    let sealed = SecretBox::seal(keyring.current(), candidate.private_key_pkcs8_der(), random.nonce12(), BINDING)
-        .map_err(other)?;
-    let stored = store
-        .ensure_signing_identity(&StoredSigningIdentity {
-            private_key_sealed: sealed,
-            certificate_der: candidate.certificate_der().to_vec(),
-        })
-        .await?;
-    let private_key = SecretBox::open(&keyring, &stored.private_key_sealed, BINDING).map_err(other)?;
-    let identity = SigningIdentity::from_der(&private_key, &stored.certificate_der).map_err(other)?;
+pub(crate) async fn renderer(config: &Config, store: &PgStore, master: &MasterKeys) -> Result<PdfRenderer, StartError> {
+    let identity = current_identity(store, master).await?;
     let fonts = FontLibrary::from_env();
     // Missing fonts were reported by the font library as it looked for them.
     for (script, path) in fonts.describe().into_iter().filter_map(|(script, file)| Some((script, file?))) {
@@ -36,6 +21,31 @@ pub(crate) async fn renderer(config: &Config, store: &PgStore) -> Result<PdfRend
     }
     tracing::info!(fingerprint = %identity.fingerprint_hex(), "certificate signing identity");
     Ok(PdfRenderer::new(identity, fonts, &config.public_url))
+}
+
+/// The current signing identity, made (self-signed) when there is none yet.
+pub(crate) async fn current_identity(store: &PgStore, master: &MasterKeys) -> Result<SigningIdentity, StartError> {
+    let candidate = SigningIdentity::generate("Clickwrap certificate signing").map_err(other)?;
+    let stored = store.ensure_signing_identity(&seal(&candidate, master)?).await?;
+    open(&stored, master)
+}
+
+/// An identity as it is stored: the private key sealed with the current master key.
+pub(crate) fn seal(identity: &SigningIdentity, master: &MasterKeys) -> Result<StoredSigningIdentity, StartError> {
+    let sealed = master
+        .seal(identity.private_key_pkcs8_der(), OsRandom::default().nonce12(), SIGNING_KEY_BINDING)
+        .map_err(other)?;
+    Ok(StoredSigningIdentity {
+        private_key_sealed: sealed,
+        certificate_der: identity.certificate_der().to_vec(),
+        chain_der: Vec::new(),
+    })
+}
+
+/// A stored identity, opened with the master keys.
+pub(crate) fn open(stored: &StoredSigningIdentity, master: &MasterKeys) -> Result<SigningIdentity, StartError> {
+    let private_key = master.open(&stored.private_key_sealed, SIGNING_KEY_BINDING).map_err(other)?;
+    SigningIdentity::from_der(&private_key, &stored.certificate_der).map_err(other)
 }
 
 fn other(error: impl std::fmt::Display) -> StartError {

@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
+use clickwrap_domain::keys::MasterKeys;
 use clickwrap_domain::webhooks::cidr::Cidr;
 use clickwrap_postgres::database::DatabaseUrl;
 
@@ -37,6 +38,9 @@ pub(crate) struct Config {
     pub(crate) webhook_allow_cidrs: Vec<Cidr>,
     pub(crate) webhook_ca_file: Option<String>,
     pub(crate) log_format: LogFormat,
+    /// `CLICKWRAP_MASTER_KEY_FILE` or `CLICKWRAP_MASTER_KEY`, with `CLICKWRAP_MASTER_KEY_PREVIOUS_FILE`
+    /// during a master-key rotation; `None` when not configured.
+    pub(crate) master_keys: Option<MasterKeys>,
 }
 
 /// Every bad value, each on its own line.
@@ -161,6 +165,8 @@ impl Config {
             }
         });
 
+        let master_keys = master_keys(&mut problems, &take);
+
         match (
             database_url,
             listen,
@@ -198,6 +204,7 @@ impl Config {
                 webhook_allow_cidrs,
                 webhook_ca_file,
                 log_format,
+                master_keys,
             }),
             _ => Err(ConfigError(problems)),
         }
@@ -216,6 +223,37 @@ fn parse_or<T>(
             // The database URL may hold a password: never echo it.
             let shown = if name == "DATABASE_URL" { "<hidden>".to_owned() } else { format!("{value:?}") };
             problems.push(format!("{name}={shown}: {why}"));
+            None
+        }
+    }
+}
+
+/// The master keys, when configured. The key itself is never echoed in a problem.
+fn master_keys(problems: &mut Vec<String>, take: &impl Fn(&str, &str) -> String) -> Option<MasterKeys> {
+    let file = take("CLICKWRAP_MASTER_KEY_FILE", "");
+    let inline = take("CLICKWRAP_MASTER_KEY", "");
+    let previous_file = take("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE", "");
+    let from_file = |name: &str, path: &str| {
+        crate::master_key::read_file(Path::new(path)).map_err(|e| format!("{name}={path:?}: {e}"))
+    };
+    let current = match (file.is_empty(), inline.is_empty()) {
+        (true, true) => Ok(None),
+        (false, true) => from_file("CLICKWRAP_MASTER_KEY_FILE", &file).map(Some),
+        (true, false) => {
+            crate::master_key::parse(&inline).map(Some).map_err(|e| format!("CLICKWRAP_MASTER_KEY=<hidden>: {e}"))
+        }
+        (false, false) => Err("CLICKWRAP_MASTER_KEY_FILE and CLICKWRAP_MASTER_KEY are both set: set one".to_owned()),
+    };
+    let previous = match (previous_file.is_empty(), &current) {
+        (true, _) => Ok(None),
+        (false, Ok(None)) => Err("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE is set without a current master key".to_owned()),
+        (false, _) => from_file("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE", &previous_file).map(Some),
+    };
+    match (current, previous) {
+        (Ok(current), Ok(previous)) => current.map(|current| MasterKeys::new(current, previous)),
+        (current, previous) => {
+            problems.extend(current.err());
+            problems.extend(previous.err());
             None
         }
     }

@@ -611,7 +611,16 @@ mod tests {
     async fn service() -> (ClickwrapService, Arc<ManualClock>) {
         let clock = Arc::new(ManualClock::new(Timestamp::parse_rfc3339("2026-11-25T07:00:00.000Z").unwrap()));
         let (ports, _) = memory::ports(clock.clone());
-        (ClickwrapService::start(ports, Settings::default()).await.unwrap(), clock)
+        (
+            ClickwrapService::start(
+                ports,
+                Settings::default(),
+                clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+            )
+            .await
+            .unwrap(),
+            clock,
+        )
     }
 
     /// How many of each part a language's agreement has.

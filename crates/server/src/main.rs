@@ -7,6 +7,10 @@
 //! clickwrap-server tenant create --name N [--event-quota Q] [--legal-name L]
 //! clickwrap-server tenant set-quota --tenant-id ID (--event-quota Q | --unlimited)
 //! clickwrap-server tenant set-legal-name --tenant-id ID (--legal-name L | --clear)
+//! clickwrap-server master-key generate [--out FILE]
+//! clickwrap-server master-key rotate     seal every stored secret with the current master key
+//! clickwrap-server server-keys list | rotate | delete --key-id ID [--force]
+//! clickwrap-server signing-identity list | rotate | import (--pkcs12 FILE | --cert PEM --key PEM [--chain PEM])
 //! ```
 //! Configuration comes from the environment (see docs/configuration.md), optionally read first
 //! from a `KEY=VALUE` file given with `--config`.
@@ -18,6 +22,8 @@ mod app;
 mod certificates;
 mod config;
 mod demo;
+mod key_commands;
+mod master_key;
 mod metrics;
 mod pages;
 mod telemetry;
@@ -53,6 +59,16 @@ enum Command {
     Tenant {
         #[command(subcommand)]
         command: TenantCommand,
+    },
+    /// The master key, which seals every secret the database holds.
+    MasterKey {
+        #[command(subcommand)]
+        command: key_commands::MasterKeyCommand,
+    },
+    /// The server keys, which sign Signatures.
+    ServerKeys {
+        #[command(subcommand)]
+        command: key_commands::ServerKeysCommand,
     },
 }
 
@@ -119,22 +135,40 @@ fn main() -> ExitCode {
 
 async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
     let fail = |e: app::StartError| (e.exit_code(), e.explain());
+    if let Command::MasterKey { command: key_commands::MasterKeyCommand::Generate { out } } = command {
+        return key_commands::generate(out).map_err(|m| (1, m));
+    }
     let store = app::prepare_database(&config).await.map_err(fail)?;
     match command {
         Command::Migrate => {
             eprintln!("database {} is migrated", config.database_url);
             Ok(())
         }
+        Command::MasterKey { command: _ } => {
+            let master = app::master_keys(&config).map_err(fail)?;
+            let report = key_commands::reseal_everything(&store, &master).await.map_err(|m| (1, m))?;
+            println!("{report}");
+            Ok(())
+        }
+        Command::ServerKeys { command } => {
+            let master = app::master_keys(&config).map_err(fail)?;
+            let report = key_commands::server_keys(&store, &config, &master, command).await.map_err(|m| (1, m))?;
+            println!("{report}");
+            Ok(())
+        }
         Command::Tenant { command } => {
-            let (service, _) = app::service(&config, &store).await.map_err(fail)?;
+            let master = app::master_keys(&config).map_err(fail)?;
+            let (service, _) = app::service(&config, &store, master).await.map_err(fail)?;
             tenant(&service, command).await.map_err(|m| (1, m))
         }
         Command::Serve => {
-            let service = app::service(&config, &store).await.map_err(fail)?;
+            let master = app::master_keys(&config).map_err(fail)?;
+            let service = app::service(&config, &store, master).await.map_err(fail)?;
             app::serve(config, store, service, Arc::new(pages::sdk_routes)).await.map_err(fail)
         }
         Command::Demo => {
-            let service = app::service(&config, &store).await.map_err(fail)?;
+            let master = demo_master_keys(&config, &store).await?;
+            let service = app::service(&config, &store, master).await.map_err(fail)?;
             let credentials = demo::ensure(&service.0, &store).await.map_err(|e| (1, e.to_string()))?;
             print_demo(&config, &credentials);
             let routes = move |routes: &mut actix_web::web::ServiceConfig| {
@@ -144,6 +178,35 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
             app::serve(config, store, service, Arc::new(routes)).await.map_err(fail)
         }
     }
+}
+
+/// The demo runs without setup: without a configured master key it keeps one in a local file
+/// (and says so), and it seals the secrets of a database made before master keys.
+async fn demo_master_keys(
+    config: &Config,
+    store: &clickwrap_postgres::PgStore,
+) -> Result<clickwrap_domain::keys::MasterKeys, (u8, String)> {
+    let master = match &config.master_keys {
+        Some(keys) => keys.clone(),
+        None => {
+            let (key, made) = master_key::demo_key().map_err(|e| (1, e.to_string()))?;
+            let file = master_key::DEMO_KEY_FILE;
+            if made {
+                eprintln!(
+                    "Made a master key for the demo in ./{file} (keep it: it seals the demo database's secrets)."
+                );
+            } else {
+                eprintln!("Using the demo's master key in ./{file}.");
+            }
+            clickwrap_domain::keys::MasterKeys::new(key, None)
+        }
+    };
+    let keys = clickwrap_domain::ports::KeyStore::server_keys(store).await.map_err(|e| (1, e.to_string()))?;
+    if keys.iter().any(|key| matches!(key.material, clickwrap_domain::ports::StoredKeyMaterial::Clear(_))) {
+        let report = key_commands::reseal_everything(store, &master).await.map_err(|m| (1, m))?;
+        eprintln!("Sealed the secrets of this database (made before master keys) with the master key: {report}");
+    }
+    Ok(master)
 }
 
 async fn tenant(service: &clickwrap_domain::service::ClickwrapService, command: TenantCommand) -> Result<(), String> {

@@ -24,7 +24,13 @@ struct World {
 async fn world() -> World {
     let clock = Arc::new(ManualClock::new(Timestamp::parse_rfc3339("2026-11-25T07:00:00.000Z").unwrap()));
     let (ports, store): (_, Arc<MemoryStore>) = memory::ports(clock);
-    let service = ClickwrapService::start(ports, Settings::default()).await.unwrap();
+    let service = ClickwrapService::start(
+        ports,
+        Settings::default(),
+        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+    )
+    .await
+    .unwrap();
     let (tenant, admin_token) = service.create_tenant("Acme <GmbH>", None).await.unwrap();
     let (_, viewer_token) =
         service.create_operator_token(&Admin::server(tenant.id), "Auditor", OperatorRole::Viewer).await.unwrap();

@@ -14,10 +14,10 @@ use crate::audit::models::{AuditAction, AuditEntry};
 use crate::consent::models::{Action, ClickwrapEvent, EventStatus, Presentation, PresentationMode};
 use crate::content::hash::ContentHash;
 use crate::content::sanitize::SanitizedHtml;
-use crate::keys::{KeyId, SecretKey};
+use crate::keys::{KeyId, MasterKey, MasterKeys, SecretKey, server_key_binding};
 use crate::limits::quota::QuotaPeriod;
 use crate::limits::rate::{RateLimitKey, RateLimitedRoute};
-use crate::ports::{StoredCertificate, VerificationRecord};
+use crate::ports::{StoredCertificate, StoredKeyMaterial, StoredServerKey, VerificationRecord};
 use crate::secrets::{OperatorToken, SecretHash};
 use crate::templates::customizations::{
     AgreementMode, ButtonStyle, Buttons, Color, Customizations, TextOverrides, Theme,
@@ -361,6 +361,30 @@ pub fn delivery(event: &ClickwrapEvent, webhook_active: bool, now: Timestamp) ->
 pub fn secret_key() -> SecretKey {
     let id = format!("contract-{}", &uuid().simple().to_string()[..16]);
     SecretKey::new(KeyId::parse(&id).expect("a valid key id"), random32())
+}
+
+/// A server key as a store keeps it, current, sealed with [`master_keys`], made at the base time.
+pub fn stored_server_key() -> StoredServerKey {
+    let key = secret_key();
+    let sealed = master_keys().seal(key.material(), random_nonce(), &server_key_binding(key.id())).expect("sealed");
+    StoredServerKey {
+        id: key.id().clone(),
+        material: StoredKeyMaterial::Sealed(sealed),
+        is_current: true,
+        created_at: base_time(),
+        replaced_at: None,
+    }
+}
+
+/// The master key the contract suites and the use-case tests seal with.
+pub fn master_keys() -> MasterKeys {
+    MasterKeys::new(MasterKey::from_bytes([0x6d; 32]), None)
+}
+
+fn random_nonce() -> [u8; 12] {
+    let mut nonce = [0; 12];
+    nonce.copy_from_slice(&random32()[..12]);
+    nonce
 }
 
 /// A rate-limit key for `app`, a documentation IP and the verify route.

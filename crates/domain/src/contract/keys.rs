@@ -2,56 +2,73 @@
 
 use super::fixtures;
 use super::{Stores, Task, join_all};
-use crate::keys::Keyring;
+use crate::ports::{StoredKeyMaterial, StoredServerKey};
 
-/// Runs every check of the key store. The store may already hold a keyring (the server or an
-/// earlier suite made it); the checks hold either way.
+/// Runs every check of the key store. The store may already hold keys (the server or an earlier
+/// suite made them); the checks hold either way.
 pub async fn key_store_contract(stores: &Stores<'_>) {
-    ensure_keyring_keeps_the_first_ring(stores).await;
+    ensure_keyring_keeps_the_first_keys(stores).await;
     concurrent_ensure_keyring_agrees(stores).await;
+    a_new_current_key_replaces_the_old_and_old_keys_can_be_deleted(stores).await;
 }
 
-/// Every key of a ring as (id, material), current first.
-fn keys_of(ring: &Keyring) -> Vec<(String, [u8; 32])> {
-    std::iter::once(ring.current())
-        .chain(ring.previous())
-        .map(|key| (key.id().as_str().to_owned(), *key.material()))
-        .collect()
+/// Every key as (id, material, current, replaced_at), in the order the store returns them.
+fn keys_of(keys: &[StoredServerKey]) -> Vec<(String, StoredKeyMaterial, bool, Option<crate::Timestamp>)> {
+    keys.iter().map(|key| (key.id.as_str().to_owned(), key.material.clone(), key.is_current, key.replaced_at)).collect()
 }
 
-async fn ensure_keyring_keeps_the_first_ring(stores: &Stores<'_>) {
-    let first_candidate = fixtures::secret_key();
-    let second_candidate = fixtures::secret_key();
-    let first = stores.keys.ensure_keyring(&first_candidate).await.unwrap();
-    let first_keys = keys_of(&first);
-    let fresh = (first_candidate.id().as_str().to_owned(), *first_candidate.material());
-    // Either the store had no ring and the candidate became its key, or it kept the ring it had.
+async fn ensure_keyring_keeps_the_first_keys(stores: &Stores<'_>) {
+    let first_candidate = fixtures::stored_server_key();
+    let second_candidate = fixtures::stored_server_key();
+    let first = keys_of(&stores.keys.ensure_keyring(&first_candidate).await.unwrap());
+    let fresh = (first_candidate.id.as_str().to_owned(), first_candidate.material.clone(), true, None);
+    // Either the store had no keys and the candidate became the current one, or it kept its own.
     assert!(
-        first_keys.first() == Some(&fresh) || !first_keys.contains(&fresh),
-        "keys: the candidate is the current key of a new ring, or not in the ring at all"
+        first.first() == Some(&fresh) || !first.contains(&fresh),
+        "keys: the candidate is the current key of a new ring, or not a key at all"
     );
+    assert_eq!(first.iter().filter(|key| key.2).count(), 1, "keys: exactly one key is current");
 
-    let second = stores.keys.ensure_keyring(&second_candidate).await.unwrap();
-    assert_eq!(
-        keys_of(&second),
-        first_keys,
-        "keys: ensure_keyring with another candidate returns the first ring, unchanged"
-    );
-    let unwanted = (second_candidate.id().as_str().to_owned(), *second_candidate.material());
-    assert!(!keys_of(&second).contains(&unwanted), "keys: a later candidate never enters an existing ring");
-    let third = stores.keys.ensure_keyring(&first_candidate).await.unwrap();
-    assert_eq!(keys_of(&third), first_keys, "keys: the ring is stable across calls");
+    let second = keys_of(&stores.keys.ensure_keyring(&second_candidate).await.unwrap());
+    assert_eq!(second, first, "keys: ensure_keyring with another candidate returns the first keys, unchanged");
+    assert_eq!(keys_of(&stores.keys.server_keys().await.unwrap()), first, "keys: server_keys reads the same keys");
 }
 
 async fn concurrent_ensure_keyring_agrees(stores: &Stores<'_>) {
-    let candidates: Vec<_> = (0..4).map(|_| fixtures::secret_key()).collect();
+    let candidates: Vec<_> = (0..4).map(|_| fixtures::stored_server_key()).collect();
     let tasks: Vec<Task<'_, _>> = candidates.iter().map(|candidate| stores.keys.ensure_keyring(candidate)).collect();
-    let rings: Vec<Keyring> =
-        join_all(tasks).await.into_iter().map(|ring| ring.expect("keys: a concurrent ensure_keyring failed")).collect();
-    let first = keys_of(&rings[0]);
+    let rings: Vec<_> = join_all(tasks)
+        .await
+        .into_iter()
+        .map(|ring| keys_of(&ring.expect("keys: a concurrent ensure_keyring failed")))
+        .collect();
     for ring in &rings {
-        assert_eq!(keys_of(ring), first, "keys: concurrent ensure_keyring calls all end up with the same ring");
+        assert_eq!(ring, &rings[0], "keys: concurrent ensure_keyring calls all end up with the same keys");
     }
-    let settled = stores.keys.ensure_keyring(&fixtures::secret_key()).await.unwrap();
-    assert_eq!(keys_of(&settled), first, "keys: and that ring stays");
+}
+
+async fn a_new_current_key_replaces_the_old_and_old_keys_can_be_deleted(stores: &Stores<'_>) {
+    let before = stores.keys.ensure_keyring(&fixtures::stored_server_key()).await.unwrap();
+    let old_current = before.iter().find(|key| key.is_current).expect("keys: a current key").clone();
+    let new = fixtures::stored_server_key();
+    stores.keys.add_current_server_key(&new).await.unwrap();
+
+    let after = stores.keys.server_keys().await.unwrap();
+    assert_eq!(
+        after.first().map(|key| (&key.id, key.is_current)),
+        Some((&new.id, true)),
+        "keys: the new key is current, first"
+    );
+    assert_eq!(after.iter().filter(|key| key.is_current).count(), 1, "keys: still exactly one current key");
+    let replaced = after.iter().find(|key| key.id == old_current.id).expect("keys: the old key is kept");
+    assert!(!replaced.is_current);
+    assert_eq!(replaced.replaced_at, Some(new.created_at), "keys: the old key was replaced when the new one was made");
+    assert_eq!(replaced.material, old_current.material, "keys: the old key's material is unchanged");
+
+    assert!(!stores.keys.delete_server_key(&new.id).await.unwrap(), "keys: the current key is never deleted");
+    assert!(stores.keys.delete_server_key(&old_current.id).await.unwrap(), "keys: a replaced key is deleted");
+    assert!(!stores.keys.delete_server_key(&old_current.id).await.unwrap(), "keys: a deleted key is gone");
+    let left = stores.keys.server_keys().await.unwrap();
+    assert!(left.iter().all(|key| key.id != old_current.id));
+    assert_eq!(left.len(), after.len() - 1, "keys: only that key was deleted");
 }

@@ -9,12 +9,12 @@ use crate::consent::acceptance::{ConsentSnapshot, EventSummary};
 use crate::consent::cursor::EventPosition;
 use crate::consent::models::{Action, ClickwrapEvent, EventFilter, EventStatus};
 use crate::consent::queries::EventDetails;
-use crate::keys::{Keyring, SecretKey};
+use crate::keys::KeyId;
 use crate::limits::quota::{QuotaPeriod, quota_allows};
 use crate::limits::rate::RateLimitKey;
 use crate::ports::{
     AppStore, AuditLogStore, CommitVerificationError, DailyCount, EventStore, InsertVersionError, KeyStore,
-    RateLimitStore, StorageError, StoredCertificate, TemplateStore, TenantStore, VerificationRecord,
+    RateLimitStore, StorageError, StoredCertificate, StoredServerKey, TemplateStore, TenantStore, VerificationRecord,
 };
 use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
@@ -45,7 +45,8 @@ pub(super) struct State {
     pub(super) webhooks: super::deliveries::DeliveryBook,
     re_accepts: Vec<(TenantId, EndUserId, TemplateId, Timestamp)>,
     rate_counts: HashMap<(RateLimitKey, Timestamp), u64>,
-    keyring: Option<Keyring>,
+    /// Current first, then newest first, as the port returns them.
+    server_keys: Vec<StoredServerKey>,
 }
 
 /// A token as the memory store keeps it: the record, its last use, whether it was revoked.
@@ -533,8 +534,34 @@ impl RateLimitStore for MemoryStore {
 
 #[async_trait]
 impl KeyStore for MemoryStore {
-    async fn ensure_keyring(&self, candidate: &SecretKey) -> Result<Keyring, StorageError> {
+    async fn ensure_keyring(&self, candidate: &StoredServerKey) -> Result<Vec<StoredServerKey>, StorageError> {
         let mut state = self.state();
-        Ok(state.keyring.get_or_insert_with(|| Keyring::single(candidate.clone())).clone())
+        if state.server_keys.is_empty() {
+            state.server_keys.push(candidate.clone());
+        }
+        Ok(state.server_keys.clone())
+    }
+
+    async fn server_keys(&self) -> Result<Vec<StoredServerKey>, StorageError> {
+        Ok(self.state().server_keys.clone())
+    }
+
+    async fn add_current_server_key(&self, key: &StoredServerKey) -> Result<(), StorageError> {
+        let mut state = self.state();
+        for old in state.server_keys.iter_mut().filter(|old| old.is_current) {
+            old.is_current = false;
+            old.replaced_at = Some(key.created_at);
+        }
+        let mut current = key.clone();
+        current.is_current = true;
+        state.server_keys.insert(0, current);
+        Ok(())
+    }
+
+    async fn delete_server_key(&self, id: &KeyId) -> Result<bool, StorageError> {
+        let mut state = self.state();
+        let before = state.server_keys.len();
+        state.server_keys.retain(|key| key.is_current || key.id != *id);
+        Ok(state.server_keys.len() < before)
     }
 }

@@ -64,7 +64,13 @@ async fn instance(db: &TestDatabase, settings: Settings) -> web::Data<ApiState> 
         Arc::new(AllowAllWebhookTargets),
         Arc::new(TextCertificateRenderer),
     );
-    let service = ClickwrapService::start(ports, settings).await.unwrap();
+    let service = ClickwrapService::start(
+        ports,
+        settings,
+        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+    )
+    .await
+    .unwrap();
     web::Data::new(ApiState {
         service,
         trusted_proxies: TrustedProxies::new(vec!["10.0.0.0/8".parse().unwrap()]),

@@ -18,7 +18,18 @@ pub fn fresh_database_url(db: &TestDatabase) -> String {
     db.url().with_database(&format!("{}_bin", db.url().database())).expose()
 }
 
+/// The master key the test servers run with (32 bytes of 0x42, base64).
+pub const TEST_MASTER_KEY: &str = "QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI=";
+
+/// The binary with a clean environment: the database, a free port, JSON logs, [`TEST_MASTER_KEY`].
 pub fn command(database_url: &str) -> Command {
+    let mut command = bare_command(database_url);
+    command.env("CLICKWRAP_MASTER_KEY", TEST_MASTER_KEY);
+    command
+}
+
+/// [`command`] without a master key.
+pub fn bare_command(database_url: &str) -> Command {
     let mut command = Command::new(BINARY);
     command
         .env_clear()
@@ -61,8 +72,14 @@ fn lines(stream: impl Read + Send + 'static) -> mpsc::Receiver<String> {
 
 /// Starts `clickwrap-server <subcommand>` and waits until it listens.
 pub fn start(database_url: &str, subcommand: &str) -> Server {
-    let mut child =
-        command(database_url).arg(subcommand).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut prepared = command(database_url);
+    prepared.arg(subcommand);
+    start_command(prepared)
+}
+
+/// Starts a prepared `clickwrap-server serve` or `demo` and waits until it listens.
+pub fn start_command(mut command: Command) -> Server {
+    let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let logs = lines(child.stderr.take().unwrap());
     let stdout = lines(child.stdout.take().unwrap());
     let address = loop {
@@ -185,4 +202,84 @@ pub fn drop_database(db: &TestDatabase, url: &str) {
         let mut conn = AsyncPgConnection::establish(&admin).await.unwrap();
         diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut conn).await.unwrap();
     });
+}
+
+/// What `clickwrap-server demo` prints about the installation it made.
+#[derive(Debug, Clone)]
+pub struct DemoCredentials {
+    pub app_id: String,
+    pub app_key: String,
+    pub operator_token: String,
+    pub template_id: String,
+}
+
+impl Server {
+    /// Reads the demo's printed credentials (call once, right after start).
+    pub fn demo_credentials(&self) -> DemoCredentials {
+        let mut value = std::collections::HashMap::new();
+        while value.len() < 4 {
+            let line = self.stdout.recv_timeout(Duration::from_secs(30)).expect("the demo prints its credentials");
+            for label in ["App ID", "App Key", "Operator token", "Template ID"] {
+                if let Some(rest) = line.trim().strip_prefix(&format!("{label}:")) {
+                    value.insert(label, rest.split_whitespace().next().unwrap_or_default().to_owned());
+                }
+            }
+        }
+        DemoCredentials {
+            app_id: value["App ID"].clone(),
+            app_key: value["App Key"].clone(),
+            operator_token: value["Operator token"].clone(),
+            template_id: value["Template ID"].clone(),
+        }
+    }
+}
+
+/// `POST /clickwrap` for a new end user accepting the demo template's current version; the
+/// Service Signature.
+pub fn record_acceptance(address: &str, demo: &DemoCredentials, end_user: &str) -> String {
+    let check = request(
+        address,
+        "GET",
+        &format!(
+            "/public-client/v1/clickwrap?appId={}&clickwrapTemplateId={}&endUserId={end_user}",
+            demo.app_id, demo.template_id
+        ),
+        &[],
+        b"",
+    );
+    assert_eq!(check.status, 200, "{}", check.text());
+    let version = check.json();
+    let action = serde_json::json!({
+        "appId": demo.app_id,
+        "clickwrapTemplateId": demo.template_id,
+        "clickwrapTemplateVersion": version["clickwrapTemplateVersion"],
+        "clickwrapTemplateVersionMinor": version["clickwrapTemplateVersionMinor"],
+        "endUserId": end_user,
+        "action": "ACCEPTED",
+        "language": version["language"],
+        "templatePlaceholders": null,
+        "contentHash": version["contentHash"],
+        "presentedAt": time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap(),
+        "presentation": {"mode": "INLINE", "agreementMode": "CHECKBOX", "acceptLabel": "Accept", "checkboxLabel": "I agree"},
+    });
+    let recorded = request(
+        address,
+        "POST",
+        "/public-client/v1/clickwrap",
+        &[("Content-Type", "application/json")],
+        action.to_string().as_bytes(),
+    );
+    assert_eq!(recorded.status, 201, "{}", recorded.text());
+    recorded.json()["serviceSignature"].as_str().expect("a Service Signature").to_owned()
+}
+
+/// `POST /clickwrap/verify` with the demo app's credentials.
+pub fn verify(address: &str, demo: &DemoCredentials, signature: &str) -> Response {
+    request(
+        address,
+        "POST",
+        "/public-client/v1/clickwrap/verify",
+        &[("Content-Type", "application/json"), ("X-APP-ID", &demo.app_id), ("X-APP-KEY", &demo.app_key)],
+        serde_json::json!({"serviceSignature": signature}).to_string().as_bytes(),
+    )
 }

@@ -241,7 +241,13 @@ pub async fn service_on(store: &PgStore, guard: Arc<dyn WebhookTargetGuard>) -> 
         guard,
         Arc::new(TextCertificateRenderer),
     );
-    ClickwrapService::start(ports, Settings::default()).await.unwrap()
+    ClickwrapService::start(
+        ports,
+        Settings::default(),
+        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+    )
+    .await
+    .unwrap()
 }
 
 pub fn loopback() -> AllowCidrs {

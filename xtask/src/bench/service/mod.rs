@@ -36,6 +36,9 @@ use self::receiver::Receiver;
 use self::server::Server;
 use self::tools::{Load, Tools};
 
+/// A fixed master key for the benchmark's throwaway database (a real one is 32 random bytes).
+const BENCH_MASTER_KEY: &str = "YmVuY2gtbWFzdGVyLWtleS1mb3Itc2NyYXRjaC1kYiE=";
+
 const SERVICE_DATABASE: &str = "clickwrap_bench_service";
 const PGBENCH_DATABASE: &str = "clickwrap_bench_pgbench";
 const TEMPLATES: u32 = 10;
@@ -178,7 +181,7 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
 
     let step = Instant::now();
     super::recreate_database(&service_db, false).await?;
-    let db_env = vec![("DATABASE_URL", service_db.expose())];
+    let db_env = vec![("DATABASE_URL", service_db.expose()), ("CLICKWRAP_MASTER_KEY", BENCH_MASTER_KEY.to_owned())];
     server::run_once(&bench.binary, &["migrate"], &db_env)?;
     let tenant: Value = serde_json::from_str(&server::run_once(
         &bench.binary,
@@ -197,6 +200,7 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
     let address = server::free_address()?;
     let env = vec![
         ("DATABASE_URL", service_db.expose()),
+        ("CLICKWRAP_MASTER_KEY", BENCH_MASTER_KEY.to_owned()),
         ("CLICKWRAP_TRUSTED_PROXIES", "127.0.0.1/32".to_owned()),
         // The operator's backend verifies every consent from one address: far beyond 1,000 an hour.
         ("CLICKWRAP_RATE_LIMIT_PER_HOUR", "1000000000".to_owned()),
