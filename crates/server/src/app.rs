@@ -106,7 +106,7 @@ pub(crate) async fn service(
     // The server keys first: a wrong master key is reported as such, before anything is made.
     load_keyring(store, &OsRandom::default(), &master, SystemClock.now()).await?;
     let renderer = crate::certificates::renderer(config, store, &master).await?;
-    let signing_certificate_pem = renderer.identity().certificate_pem();
+    let signing_certificate_pem = crate::certificates::published_pem(store, renderer.identity()).await?;
     let store = Arc::new(store.clone());
     let ports = Ports::from_store(
         store,

@@ -23,9 +23,12 @@ pub(crate) async fn renderer(config: &Config, store: &PgStore, master: &MasterKe
     Ok(PdfRenderer::new(identity, fonts, &config.public_url))
 }
 
+/// The subject of the self-signed certificates the service makes.
+pub(crate) const GENERATED_NAME: &str = "Clickwrap certificate signing";
+
 /// The current signing identity, made (self-signed) when there is none yet.
 pub(crate) async fn current_identity(store: &PgStore, master: &MasterKeys) -> Result<SigningIdentity, StartError> {
-    let candidate = SigningIdentity::generate("Clickwrap certificate signing").map_err(other)?;
+    let candidate = SigningIdentity::generate(GENERATED_NAME).map_err(other)?;
     let stored = store.ensure_signing_identity(&seal(&candidate, master)?).await?;
     open(&stored, master)
 }
@@ -38,14 +41,33 @@ pub(crate) fn seal(identity: &SigningIdentity, master: &MasterKeys) -> Result<St
     Ok(StoredSigningIdentity {
         private_key_sealed: sealed,
         certificate_der: identity.certificate_der().to_vec(),
-        chain_der: Vec::new(),
+        chain_der: identity.chain_der().to_vec(),
     })
 }
 
 /// A stored identity, opened with the master keys.
 pub(crate) fn open(stored: &StoredSigningIdentity, master: &MasterKeys) -> Result<SigningIdentity, StartError> {
     let private_key = master.open(&stored.private_key_sealed, SIGNING_KEY_BINDING).map_err(other)?;
-    SigningIdentity::from_der(&private_key, &stored.certificate_der).map_err(other)
+    SigningIdentity::from_der(&private_key, &stored.certificate_der)
+        .and_then(|identity| identity.with_chain(stored.chain_der.clone()))
+        .map_err(other)
+}
+
+/// What `GET /public-client/v1/signing-certificate` serves: the current certificate and its chain,
+/// then the certificates of earlier identities, so certificates they signed keep validating.
+pub(crate) async fn published_pem(store: &PgStore, current: &SigningIdentity) -> Result<String, StartError> {
+    let mut pem = current.chain_pem();
+    for record in store.signing_identities().await?.iter().filter(|record| !record.is_current) {
+        pem.push_str(&certificate_pem(&record.identity.certificate_der));
+    }
+    Ok(pem)
+}
+
+fn certificate_pem(der: &[u8]) -> String {
+    use base64ct::{Base64, Encoding};
+    let body = Base64::encode_string(der);
+    let lines: Vec<&str> = body.as_bytes().chunks(64).filter_map(|line| std::str::from_utf8(line).ok()).collect();
+    format!("-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n", lines.join("\n"))
 }
 
 fn other(error: impl std::fmt::Display) -> StartError {

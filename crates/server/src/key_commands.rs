@@ -106,3 +106,107 @@ pub(crate) async fn server_keys(
         }
     }
 }
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SigningIdentityCommand {
+    /// The certificate signing identities, the current one first.
+    List,
+    /// Make a new self-signed identity current; certificates signed before keep validating.
+    Rotate,
+    /// Make your own certificate (issued by a CA) the signing identity: a PKCS#12 file (password
+    /// from CLICKWRAP_PKCS12_PASSWORD or typed at the prompt), or PEM files.
+    Import {
+        #[arg(long, conflicts_with_all = ["cert", "key", "chain"], required_unless_present = "cert")]
+        pkcs12: Option<PathBuf>,
+        /// The certificate (PEM); may hold the chain after it.
+        #[arg(long, requires = "key")]
+        cert: Option<PathBuf>,
+        /// The private key (PEM, not encrypted): PKCS#8, SEC1 (EC) or PKCS#1 (RSA).
+        #[arg(long, requires = "cert")]
+        key: Option<PathBuf>,
+        /// The certificates above it, up to the root (PEM).
+        #[arg(long, requires = "cert")]
+        chain: Option<PathBuf>,
+    },
+}
+
+pub(crate) async fn signing_identity(
+    store: &PgStore,
+    master: &MasterKeys,
+    command: SigningIdentityCommand,
+) -> Result<serde_json::Value, String> {
+    let made = match command {
+        SigningIdentityCommand::List => {
+            let mut listed = Vec::new();
+            for record in store.signing_identities().await.map_err(|e| e.to_string())? {
+                let mut shown = match crate::certificates::open(&record.identity, master) {
+                    Ok(identity) => describe(&identity),
+                    Err(error) => json!({"unreadable": error.to_string()}),
+                };
+                shown["current"] = json!(record.is_current);
+                shown["createdAt"] = json!(rfc3339(record.created_at));
+                shown["replacedAt"] = json!(record.replaced_at.map(rfc3339));
+                listed.push(shown);
+            }
+            return Ok(json!(listed));
+        }
+        SigningIdentityCommand::Rotate => clickwrap_pdf::SigningIdentity::generate(crate::certificates::GENERATED_NAME),
+        SigningIdentityCommand::Import { pkcs12: Some(file), .. } => {
+            let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            clickwrap_pdf::SigningIdentity::from_pkcs12(&bytes, &pkcs12_password()?)
+        }
+        SigningIdentityCommand::Import { cert: Some(cert), key: Some(key), chain, .. } => {
+            let read = |path: &PathBuf| {
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+            };
+            let chain = chain.as_ref().map(read).transpose()?;
+            clickwrap_pdf::SigningIdentity::from_pem(&read(&key)?, &read(&cert)?, chain.as_deref())
+        }
+        SigningIdentityCommand::Import { .. } => return Err("give --pkcs12 FILE, or --cert and --key".to_owned()),
+    };
+    let identity = made.map_err(|e| e.to_string())?;
+    let stored = crate::certificates::seal(&identity, master).map_err(|e| e.to_string())?;
+    store.replace_signing_identity(&stored).await.map_err(|e| e.to_string())?;
+    eprintln!("Restart the instances: each reads the signing identity at start-up.");
+    let mut shown = describe(&identity);
+    shown["current"] = json!(true);
+    Ok(shown)
+}
+
+fn describe(identity: &clickwrap_pdf::SigningIdentity) -> serde_json::Value {
+    json!({
+        "subject": identity.common_name(),
+        "issuer": identity.issuer_common_name(),
+        "fingerprint": identity.fingerprint_hex(),
+        "keyAlgorithm": identity.key_algorithm().to_string(),
+        "notBefore": rfc3339(identity.not_before()),
+        "notAfter": rfc3339(identity.not_after()),
+        "chainLength": identity.chain_der().len(),
+    })
+}
+
+fn rfc3339(at: time::OffsetDateTime) -> String {
+    at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}
+
+/// From CLICKWRAP_PKCS12_PASSWORD, or typed at the prompt (not echoed when the input is a terminal).
+fn pkcs12_password() -> Result<String, String> {
+    if let Ok(password) = std::env::var("CLICKWRAP_PKCS12_PASSWORD") {
+        return Ok(password);
+    }
+    use std::io::IsTerminal;
+    let terminal = std::io::stdin().is_terminal();
+    eprint!("PKCS#12 password: ");
+    let echo = |on: bool| {
+        if terminal {
+            let _ = std::process::Command::new("stty").arg(if on { "echo" } else { "-echo" }).status();
+        }
+    };
+    echo(false);
+    let mut password = String::new();
+    let read = std::io::stdin().read_line(&mut password);
+    echo(true);
+    eprintln!();
+    read.map_err(|e| format!("cannot read the password: {e}"))?;
+    Ok(password.trim_end_matches(['\r', '\n']).to_owned())
+}

@@ -70,6 +70,11 @@ enum Command {
         #[command(subcommand)]
         command: key_commands::ServerKeysCommand,
     },
+    /// The key and certificate that sign Certificates of Acceptance.
+    SigningIdentity {
+        #[command(subcommand)]
+        command: key_commands::SigningIdentityCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -153,6 +158,12 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
         Command::ServerKeys { command } => {
             let master = app::master_keys(&config).map_err(fail)?;
             let report = key_commands::server_keys(&store, &config, &master, command).await.map_err(|m| (1, m))?;
+            println!("{report}");
+            Ok(())
+        }
+        Command::SigningIdentity { command } => {
+            let master = app::master_keys(&config).map_err(fail)?;
+            let report = key_commands::signing_identity(&store, &master, command).await.map_err(|m| (1, m))?;
             println!("{report}");
             Ok(())
         }
