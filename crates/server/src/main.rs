@@ -21,6 +21,7 @@ mod demo;
 mod metrics;
 mod pages;
 mod telemetry;
+mod timestamps;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
