@@ -68,6 +68,7 @@ impl PdfRenderer {
         let validation = Validation {
             certificate_url: format!("{}{SIGNING_CERTIFICATE_PATH}", public_base_url.trim_end_matches('/')),
             fingerprint: identity.fingerprint_hex(),
+            key_algorithm: identity.key_algorithm().to_string(),
         };
         PdfRenderer { identity, fonts, validation, timestamps: None, timestamp_counts: Arc::default() }
     }
