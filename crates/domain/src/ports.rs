@@ -358,12 +358,17 @@ pub struct CertificateFacts {
 #[error("the certificate could not be rendered: {0}")]
 pub struct RenderError(pub String);
 
-/// Renders and signs the Certificate of Acceptance (a PDF). CPU work, no IO.
+/// Renders and signs the Certificate of Acceptance (a PDF).
+#[async_trait]
 pub trait CertificateRenderer: Send + Sync + Debug {
-    fn render_certificate(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError>;
+    /// The Certificate of Acceptance, made once when the event is verified and stored. Async
+    /// because its signature may be timestamped by a time-stamping authority (a network call); a
+    /// renderer whose authority fails still renders, without the timestamp.
+    async fn render_certificate(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError>;
 
     /// The agreement exactly as the end user was shown it (`facts.event.content`), followed by the
-    /// certificate page(s), signed the same way (`GET /clickwrap-events/{id}/agreement`).
+    /// certificate page(s), signed the same way (`GET /clickwrap-events/{id}/agreement`). CPU work,
+    /// no IO: rendered again for every download, it is the same file each time (never timestamped).
     fn render_agreement(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError>;
 }
 

@@ -14,6 +14,8 @@ use crate::text::TextStyle;
 pub(crate) struct Validation {
     pub(crate) certificate_url: String,
     pub(crate) fingerprint: String,
+    /// The key type, as the page names it: "ECDSA P-256", "RSA 3072".
+    pub(crate) key_algorithm: String,
 }
 
 const LABEL_WIDTH: f32 = 150.0;
@@ -280,10 +282,15 @@ pub(crate) fn certificate(composer: &mut Composer<'_>, facts: &CertificateFacts,
     }
 
     section(composer, "How to validate this document");
-    let how = "Signed with ECDSA P-256 and SHA-256 (detached CMS, adbe.pkcs7.detached). Download the signing \
-        certificate, check its fingerprint, and validate against it in a PDF reader that checks signatures, \
-        with pyHanko (pyhanko sign validate --trust signing-certificate.pem document.pdf) or Poppler's pdfsig. \
-        The content hash is the SHA-256 of the content exactly as shown (UTF-8 HTML).";
+    let how = format!(
+        "Signed with {} and SHA-256 (PAdES baseline signature, ETSI.CAdES.detached; its signing time is the \
+        verification time, and a timestamp, if the signature carries one, is a time-stamping authority's). \
+        Download the signing certificate, check its fingerprint, and validate against it (or against the root \
+        of the authority that issued it) in a PDF reader that checks signatures, with pyHanko (pyhanko sign \
+        validate --trust signing-certificate.pem document.pdf) or Poppler's pdfsig. The content hash is the \
+        SHA-256 of the content exactly as shown (UTF-8 HTML).",
+        validation.key_algorithm
+    );
     composer.row(&label("Signing certificate"), &value(&validation.certificate_url), LABEL_WIDTH);
     // 32 colon-separated pairs do not fit one line: two lines of 16, broken at a colon.
     let (first, second) = validation.fingerprint.split_at(validation.fingerprint.len().min(FINGERPRINT_HALF));
@@ -292,7 +299,7 @@ pub(crate) fn certificate(composer: &mut Composer<'_>, facts: &CertificateFacts,
         composer.row(&Para::new(), &token(second), LABEL_WIDTH);
     }
     composer.space(4.0);
-    composer.paragraph(&Para::fixed(how, TextStyle::regular(8.5).with_gray(0.2)), 0.0);
+    composer.paragraph(&Para::fixed(&how, TextStyle::regular(8.5).with_gray(0.2)), 0.0);
 }
 
 /// `AB:CD:…:` up to and including the 16th colon.

@@ -1,5 +1,13 @@
-//! The PDF signature: a detached CMS SignedData (`adbe.pkcs7.detached`) over the file's bytes
-//! except the signature's own `/Contents` value, which the `/ByteRange` array describes.
+//! The PDF signature: a PAdES baseline signature (`ETSI.CAdES.detached`, ETSI EN 319 142-1), a
+//! detached CMS SignedData over the file's bytes except the signature's own `/Contents` value,
+//! which the `/ByteRange` array describes.
+//!
+//! PAdES asks for the ESS `signing-certificate-v2` signed attribute (the signer certificate's
+//! SHA-256, so it cannot be swapped) and forbids a `signingTime` attribute (the time is the
+//! signature dictionary's `/M`). With a timestamp authority, the SignerInfo also carries, unsigned,
+//! an RFC 3161 timestamp token over its signature value (`id-aa-signatureTimeStampToken`): PAdES
+//! B-T instead of B-B. All certificates of the chain go into the CMS, so that a validator who trusts
+//! only the root can build the path.
 //!
 //! The document is written once with placeholders of fixed width (a zero-filled hex string and a
 //! `/ByteRange` of wide dummy numbers); then the real ranges are written over the dummy numbers,
@@ -10,14 +18,16 @@ use cms::cert::{CertificateChoices, IssuerAndSerialNumber};
 use cms::content_info::{CmsVersion, ContentInfo};
 use cms::signed_data::{
     CertificateSet, EncapsulatedContentInfo, SignedAttributes, SignedData, SignerIdentifier, SignerInfo, SignerInfos,
+    UnsignedAttributes,
 };
-use der::Encode;
 use der::asn1::{Any, ObjectIdentifier, OctetString, SetOfVec};
+use der::{Decode, Encode, Sequence};
 use lopdf::{Dictionary, Object, StringFormat};
 use time::OffsetDateTime;
 use x509_cert::attr::Attribute;
+use x509_cert::ext::pkix::name::GeneralName;
+use x509_cert::serial_number::SerialNumber;
 use x509_cert::spki::AlgorithmIdentifierOwned;
-use x509_cert::time::Time;
 
 use crate::identity::SigningIdentity;
 
@@ -25,9 +35,15 @@ const ID_DATA: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1
 const ID_SIGNED_DATA: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.7.2");
 const ID_CONTENT_TYPE: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.3");
 const ID_MESSAGE_DIGEST: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.4");
-const ID_SIGNING_TIME: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.5");
-const ID_SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.1");
-const ECDSA_WITH_SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.4.3.2");
+/// `id-aa-signingCertificateV2` (RFC 5035).
+const ID_SIGNING_CERTIFICATE_V2: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.47");
+/// `id-aa-signatureTimeStampToken` (RFC 3161 appendix A).
+const ID_SIGNATURE_TIMESTAMP_TOKEN: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.14");
+pub(crate) const ID_SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.1");
+
+/// Room for a timestamp token in `/Contents`: the TSA's signature and its certificate chain; a few
+/// KB in practice, ample here.
+const TIMESTAMP_TOKEN_ROOM: usize = 16 * 1024;
 
 /// The dummy `/ByteRange` numbers: ten digits, wider than any offset in a PDF we write.
 const BYTE_RANGE_DUMMY: i64 = 9_999_999_999;
@@ -42,6 +58,8 @@ pub(crate) enum SignError {
     Encode(String),
     #[error("the signing key failed: {0}")]
     Key(String),
+    #[error("the timestamp token is not DER: {0}")]
+    TimestampToken(String),
 }
 
 impl From<der::Error> for SignError {
@@ -50,10 +68,20 @@ impl From<der::Error> for SignError {
     }
 }
 
-/// Bytes reserved for the DER signature: the certificate plus ample room for the rest (signed
-/// attributes, an ECDSA signature, the structure around them).
-pub(crate) fn reserved_signature_len(identity: &SigningIdentity) -> usize {
-    identity.certificate_der().len() + 640
+/// Bytes reserved for the DER signature: the certificates, the signature value, the issuer's name
+/// (in `signing-certificate-v2`) plus ample room for the rest (signed attributes, the structure
+/// around them) and, when the signature is to be timestamped, room for the token.
+pub(crate) fn reserved_signature_len(identity: &SigningIdentity, timestamped: bool) -> usize {
+    let certificates: usize =
+        identity.certificate_der().len() + identity.chain_der().iter().map(Vec::len).sum::<usize>();
+    let issuer = identity
+        .certificate()
+        .tbs_certificate
+        .issuer
+        .encoded_len()
+        .map_or(1024, |len| usize::try_from(u32::from(len)).unwrap_or(1024));
+    let timestamp = if timestamped { TIMESTAMP_TOKEN_ROOM } else { 0 };
+    certificates + identity.max_signature_len() + issuer + 768 + timestamp
 }
 
 /// The signature dictionary (`/Type /Sig`) with its placeholders.
@@ -66,7 +94,7 @@ pub(crate) fn signature_dictionary(
     let mut dict = Dictionary::new();
     dict.set("Type", Object::Name(b"Sig".to_vec()));
     dict.set("Filter", Object::Name(b"Adobe.PPKLite".to_vec()));
-    dict.set("SubFilter", Object::Name(b"adbe.pkcs7.detached".to_vec()));
+    dict.set("SubFilter", Object::Name(b"ETSI.CAdES.detached".to_vec()));
     dict.set(
         "ByteRange",
         Object::Array(vec![
@@ -99,18 +127,29 @@ pub(crate) fn pdf_date(at: OffsetDateTime) -> String {
     )
 }
 
-/// Fills in the `/ByteRange` and `/Contents` placeholders of a written PDF.
-pub(crate) fn sign_in_place(
-    pdf: &mut [u8],
+/// A written PDF whose `/ByteRange` is filled in and whose signer has signed: only the CMS, with
+/// or without a timestamp token, is still to be written into `/Contents`.
+#[derive(Debug)]
+pub(crate) struct PendingSignature {
+    pdf: Vec<u8>,
+    /// The `/Contents<…>` hex string: its first and one-past-last offsets.
+    contents: (usize, usize),
+    reserved: usize,
+    signer: SignerInfo,
+    certificates: CertificateSet,
+}
+
+/// Fills in the `/ByteRange` placeholder of a written PDF, hashes the signed ranges and signs.
+pub(crate) fn prepare(
+    mut pdf: Vec<u8>,
     reserved: usize,
     identity: &SigningIdentity,
-    signing_time: OffsetDateTime,
-) -> Result<(), SignError> {
+) -> Result<PendingSignature, SignError> {
     // The signature dictionary is written as `/ByteRange[…]/Contents<…>`, near the end of the file.
     let dummy = format!("[0 {BYTE_RANGE_DUMMY} {BYTE_RANGE_DUMMY} {BYTE_RANGE_DUMMY}]");
-    let range_at = rfind(pdf, dummy.as_bytes()).ok_or(SignError::PlaceholderMissing)?;
+    let range_at = rfind(&pdf, dummy.as_bytes()).ok_or(SignError::PlaceholderMissing)?;
     let (contents_start, contents_end) =
-        contents_after(pdf, range_at + dummy.len(), reserved).ok_or(SignError::PlaceholderMissing)?;
+        contents_after(&pdf, range_at + dummy.len(), reserved).ok_or(SignError::PlaceholderMissing)?;
     let after = pdf.len() - contents_end;
     let mut ranges = format!("[0 {contents_start} {contents_end} {after}]");
     if ranges.len() > dummy.len() {
@@ -131,18 +170,69 @@ pub(crate) fn sign_in_place(
     context.update(pdf.get(contents_end..).ok_or(SignError::PlaceholderMissing)?);
     let digest = context.finish();
 
-    let cms = detached_cms(identity, digest.as_ref(), signing_time)?;
-    if cms.len() > reserved {
-        return Err(SignError::TooLarge { needed: cms.len(), reserved });
+    let signer = signer_info(identity, digest.as_ref())?;
+    let mut certificates = SetOfVec::new();
+    for certificate in std::iter::once(identity.certificate()).chain(identity.chain()) {
+        certificates.insert(CertificateChoices::Certificate(certificate.clone()))?;
     }
-    let hex = pdf.get_mut(contents_start + 1..contents_end - 1).ok_or(SignError::PlaceholderMissing)?;
-    for (pair, byte) in hex.chunks_exact_mut(2).zip(&cms) {
-        if let [high, low] = pair {
-            *high = HEX_DIGITS.get(usize::from(byte >> 4)).copied().unwrap_or(b'0');
-            *low = HEX_DIGITS.get(usize::from(byte & 0x0f)).copied().unwrap_or(b'0');
+    Ok(PendingSignature {
+        pdf,
+        contents: (contents_start, contents_end),
+        reserved,
+        signer,
+        certificates: CertificateSet(certificates),
+    })
+}
+
+impl PendingSignature {
+    /// The signature value, whose SHA-256 a timestamp authority stamps.
+    pub(crate) fn signature_value(&self) -> &[u8] {
+        self.signer.signature.as_bytes()
+    }
+
+    /// The signed PDF: the CMS, with the timestamp token (a DER `ContentInfo`) as an unsigned
+    /// attribute if given, written over the zeros of `/Contents`.
+    pub(crate) fn signed_pdf(&self, timestamp_token: Option<&[u8]>) -> Result<Vec<u8>, SignError> {
+        let cms = self.cms(timestamp_token)?;
+        if cms.len() > self.reserved {
+            return Err(SignError::TooLarge { needed: cms.len(), reserved: self.reserved });
         }
+        let (contents_start, contents_end) = self.contents;
+        let mut pdf = self.pdf.clone();
+        let hex = pdf.get_mut(contents_start + 1..contents_end - 1).ok_or(SignError::PlaceholderMissing)?;
+        for (pair, byte) in hex.chunks_exact_mut(2).zip(&cms) {
+            if let [high, low] = pair {
+                *high = HEX_DIGITS.get(usize::from(byte >> 4)).copied().unwrap_or(b'0');
+                *low = HEX_DIGITS.get(usize::from(byte & 0x0f)).copied().unwrap_or(b'0');
+            }
+        }
+        Ok(pdf)
     }
-    Ok(())
+
+    /// A CMS SignedData without the content (detached).
+    fn cms(&self, timestamp_token: Option<&[u8]>) -> Result<Vec<u8>, SignError> {
+        let mut signer = self.signer.clone();
+        if let Some(token) = timestamp_token {
+            let token = Any::from_der(token).map_err(|e| SignError::TimestampToken(e.to_string()))?;
+            let mut unsigned: UnsignedAttributes = SetOfVec::new();
+            unsigned.insert(attribute(ID_SIGNATURE_TIMESTAMP_TOKEN, token)?)?;
+            signer.unsigned_attrs = Some(unsigned);
+        }
+        let mut digest_algorithms = SetOfVec::new();
+        digest_algorithms.insert(sha256())?;
+        let mut signer_infos = SetOfVec::new();
+        signer_infos.insert(signer)?;
+        let signed_data = SignedData {
+            version: CmsVersion::V1,
+            digest_algorithms,
+            encap_content_info: EncapsulatedContentInfo { econtent_type: ID_DATA, econtent: None },
+            certificates: Some(self.certificates.clone()),
+            crls: None,
+            signer_infos: SignerInfos(signer_infos),
+        };
+        let content_info = ContentInfo { content_type: ID_SIGNED_DATA, content: Any::encode_from(&signed_data)? };
+        Ok(content_info.to_der()?)
+    }
 }
 
 const HEX_DIGITS: &[u8; 16] = b"0123456789ABCDEF";
@@ -162,54 +252,65 @@ fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).rposition(|window| window == needle)
 }
 
-/// A CMS SignedData without the content (detached), signed over the signed attributes, which hold
-/// the content type, the SHA-256 digest of the signed byte ranges and the signing time.
-pub(crate) fn detached_cms(
-    identity: &SigningIdentity,
-    digest: &[u8],
-    signing_time: OffsetDateTime,
-) -> Result<Vec<u8>, SignError> {
-    let sha256 = AlgorithmIdentifierOwned { oid: ID_SHA256, parameters: None };
-    let certificate = identity.certificate().clone();
+/// The signer's part, signed over the signed attributes: the content type, the SHA-256 digest of
+/// the signed byte ranges and `signing-certificate-v2`. No signing time: PAdES takes it from `/M`.
+fn signer_info(identity: &SigningIdentity, digest: &[u8]) -> Result<SignerInfo, SignError> {
+    let certificate = identity.certificate();
 
     let mut signed_attrs: SignedAttributes = SetOfVec::new();
     signed_attrs.insert(attribute(ID_CONTENT_TYPE, Any::encode_from(&ID_DATA)?)?)?;
     signed_attrs.insert(attribute(ID_MESSAGE_DIGEST, Any::encode_from(&OctetString::new(digest)?)?)?)?;
-    let time = Time::try_from(std::time::SystemTime::from(signing_time))?;
-    signed_attrs.insert(attribute(ID_SIGNING_TIME, Any::encode_from(&time)?)?)?;
+    let cert_hash = ring::digest::digest(&ring::digest::SHA256, identity.certificate_der());
+    let signing_certificate = SigningCertificateV2 {
+        certs: vec![EssCertIdV2 {
+            cert_hash: OctetString::new(cert_hash.as_ref())?,
+            issuer_serial: IssuerSerial {
+                issuer: vec![GeneralName::DirectoryName(certificate.tbs_certificate.issuer.clone())],
+                serial_number: certificate.tbs_certificate.serial_number.clone(),
+            },
+        }],
+    };
+    signed_attrs.insert(attribute(ID_SIGNING_CERTIFICATE_V2, Any::encode_from(&signing_certificate)?)?)?;
 
     // The signature is over the DER of the attributes as a SET OF (tag 0x31), RFC 5652 §5.4.
     let to_sign = signed_attrs.to_der()?;
     let signature = identity.sign(&to_sign).map_err(|e| SignError::Key(e.to_string()))?;
 
-    let signer = SignerInfo {
+    Ok(SignerInfo {
         version: CmsVersion::V1,
         sid: SignerIdentifier::IssuerAndSerialNumber(IssuerAndSerialNumber {
             issuer: certificate.tbs_certificate.issuer.clone(),
             serial_number: certificate.tbs_certificate.serial_number.clone(),
         }),
-        digest_alg: sha256.clone(),
+        digest_alg: sha256(),
         signed_attrs: Some(signed_attrs),
-        signature_algorithm: AlgorithmIdentifierOwned { oid: ECDSA_WITH_SHA256, parameters: None },
+        signature_algorithm: identity.signature_algorithm(),
         signature: OctetString::new(signature)?,
         unsigned_attrs: None,
-    };
-    let mut digest_algorithms = SetOfVec::new();
-    digest_algorithms.insert(sha256)?;
-    let mut certificates = SetOfVec::new();
-    certificates.insert(CertificateChoices::Certificate(certificate))?;
-    let mut signer_infos = SetOfVec::new();
-    signer_infos.insert(signer)?;
-    let signed_data = SignedData {
-        version: CmsVersion::V1,
-        digest_algorithms,
-        encap_content_info: EncapsulatedContentInfo { econtent_type: ID_DATA, econtent: None },
-        certificates: Some(CertificateSet(certificates)),
-        crls: None,
-        signer_infos: SignerInfos(signer_infos),
-    };
-    let content_info = ContentInfo { content_type: ID_SIGNED_DATA, content: Any::encode_from(&signed_data)? };
-    Ok(content_info.to_der()?)
+    })
+}
+
+fn sha256() -> AlgorithmIdentifierOwned {
+    AlgorithmIdentifierOwned { oid: ID_SHA256, parameters: None }
+}
+
+/// `SigningCertificateV2` (RFC 5035), without policies.
+#[derive(Debug, Sequence)]
+struct SigningCertificateV2 {
+    certs: Vec<EssCertIdV2>,
+}
+
+/// `ESSCertIDv2`: its `hashAlgorithm` is left out, as DER asks of the default, SHA-256.
+#[derive(Debug, Sequence)]
+struct EssCertIdV2 {
+    cert_hash: OctetString,
+    issuer_serial: IssuerSerial,
+}
+
+#[derive(Debug, Sequence)]
+struct IssuerSerial {
+    issuer: Vec<GeneralName>,
+    serial_number: SerialNumber,
 }
 
 fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute, SignError> {

@@ -14,7 +14,7 @@ use time::OffsetDateTime;
 use crate::fonts::{Face, FontLibrary, FontProgram};
 use crate::identity::SigningIdentity;
 use crate::layout::{Item, LineRun, PAGE_HEIGHT, PAGE_WIDTH, Page};
-use crate::sign::{SignError, reserved_signature_len, sign_in_place, signature_dictionary};
+use crate::sign::{PendingSignature, SignError, prepare, reserved_signature_len, signature_dictionary};
 use crate::text::FontSlot;
 
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +39,8 @@ pub(crate) struct DocumentInfo {
     pub(crate) reason: String,
     /// The page (0-based) that carries the (invisible) signature field.
     pub(crate) signature_page: usize,
+    /// Whether to reserve room in the signature for a timestamp token.
+    pub(crate) timestamped: bool,
 }
 
 /// A PDF text string: literal when plain ASCII, else UTF-16BE with a byte-order mark.
@@ -68,13 +70,13 @@ struct UsedFont {
     to_unicode: Vec<Option<String>>,
 }
 
-/// Writes the pages as a PDF and signs it.
+/// Writes the pages as a PDF and signs it; the CMS is written in by [`PendingSignature::signed_pdf`].
 pub(crate) fn write_pdf(
     library: &FontLibrary,
     pages: &[Page],
     info: &DocumentInfo,
     identity: &SigningIdentity,
-) -> Result<Vec<u8>, WriteError> {
+) -> Result<PendingSignature, WriteError> {
     let mut doc = Document::with_version("1.7");
     let pages_id = doc.try_new_object_id()?;
     let resources_id = doc.try_new_object_id()?;
@@ -120,7 +122,7 @@ pub(crate) fn write_pdf(
     doc.objects.insert(pages_id, Object::Dictionary(pages_dict));
 
     // The signature: an invisible widget on the certificate's page, its field in the AcroForm.
-    let reserved = reserved_signature_len(identity);
+    let reserved = reserved_signature_len(identity, info.timestamped);
     let signer_name = identity.common_name();
     let signature_id =
         doc.try_add_object(signature_dictionary(reserved, info.signing_time, signer_name.as_deref(), &info.reason))?;
@@ -163,8 +165,7 @@ pub(crate) fn write_pdf(
 
     let mut bytes = Vec::with_capacity(64 * 1024);
     doc.save_to(&mut bytes)?;
-    sign_in_place(&mut bytes, reserved, identity, info.signing_time)?;
-    Ok(bytes)
+    Ok(prepare(bytes, reserved, identity)?)
 }
 
 /// A stream made for this document only (page content, ToUnicode): compressed fast.

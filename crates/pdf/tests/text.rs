@@ -104,7 +104,7 @@ fn the_certificate_text_can_be_extracted() {
         return;
     }
     let facts = english_facts();
-    let path = write("certificate-text.pdf", &renderer().render_certificate(&facts).unwrap());
+    let path = write("certificate-text.pdf", &certificate(renderer(), &facts));
     let text = pdftotext(&path);
     for expected in [
         "Certificate of Acceptance",

@@ -20,7 +20,8 @@ pub(crate) async fn renderer(config: &Config, store: &PgStore, master: &MasterKe
         tracing::info!(%script, font = %path.display(), "certificate font");
     }
     tracing::info!(fingerprint = %identity.fingerprint_hex(), "certificate signing identity");
-    Ok(PdfRenderer::new(identity, fonts, &config.public_url))
+    let renderer = PdfRenderer::new(identity, fonts, &config.public_url);
+    crate::timestamps::with_configured_authority(renderer, config)
 }
 
 /// The subject of the self-signed certificates the service makes.

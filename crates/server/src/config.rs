@@ -37,6 +37,10 @@ pub(crate) struct Config {
     pub(crate) webhook_timeout: Duration,
     pub(crate) webhook_allow_cidrs: Vec<Cidr>,
     pub(crate) webhook_ca_file: Option<String>,
+    /// The RFC 3161 time-stamping authority that stamps each certificate's signature (PAdES
+    /// B-T); none: certificates are signed without a timestamp (B-B).
+    pub(crate) tsa_url: Option<http::Uri>,
+    pub(crate) tsa_timeout: Duration,
     pub(crate) log_format: LogFormat,
     /// `CLICKWRAP_MASTER_KEY_FILE` or `CLICKWRAP_MASTER_KEY`, with `CLICKWRAP_MASTER_KEY_PREVIOUS_FILE`
     /// during a master-key rotation; `None` when not configured.
@@ -157,6 +161,25 @@ impl Config {
             problems.push(format!("CLICKWRAP_WEBHOOK_CA_FILE={ca_file:?}: no such file"));
             None
         };
+        let tsa_url_text = take("CLICKWRAP_TSA_URL", "");
+        let tsa_url = if tsa_url_text.is_empty() {
+            None
+        } else {
+            parse_or(&mut problems, "CLICKWRAP_TSA_URL", &tsa_url_text, |v| {
+                v.parse::<http::Uri>()
+                    .ok()
+                    .filter(|uri| matches!(uri.scheme_str(), Some("http" | "https")) && uri.host().is_some())
+                    .ok_or_else(|| "must be an http:// or https:// URL".into())
+            })
+        };
+        let tsa_timeout =
+            parse_or(&mut problems, "CLICKWRAP_TSA_TIMEOUT_SECS", &take("CLICKWRAP_TSA_TIMEOUT_SECS", "10"), |v| {
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|n| (1..=60).contains(n))
+                    .map(Duration::from_secs)
+                    .ok_or_else(|| "must be 1 to 60 seconds".into())
+            });
         let log_format = parse_or(&mut problems, "CLICKWRAP_LOG_FORMAT", &take("CLICKWRAP_LOG_FORMAT", "text"), |v| {
             match v.to_ascii_lowercase().as_str() {
                 "text" => Ok(LogFormat::Text),
@@ -177,6 +200,7 @@ impl Config {
             pool_size,
             webhook_retry_delays,
             webhook_timeout,
+            tsa_timeout,
             log_format,
         ) {
             (
@@ -189,6 +213,7 @@ impl Config {
                 Some(pool_size),
                 Some(webhook_retry_delays),
                 Some(webhook_timeout),
+                Some(tsa_timeout),
                 Some(log_format),
             ) if problems.is_empty() => Ok(Self {
                 database_url,
@@ -203,6 +228,8 @@ impl Config {
                 webhook_timeout,
                 webhook_allow_cidrs,
                 webhook_ca_file,
+                tsa_url,
+                tsa_timeout,
                 log_format,
                 master_keys,
             }),
@@ -220,8 +247,12 @@ fn parse_or<T>(
     match parse(value) {
         Ok(parsed) => Some(parsed),
         Err(why) => {
-            // The database URL may hold a password: never echo it.
-            let shown = if name == "DATABASE_URL" { "<hidden>".to_owned() } else { format!("{value:?}") };
+            // The database and TSA URLs may hold a password: never echo them.
+            let shown = if matches!(name, "DATABASE_URL" | "CLICKWRAP_TSA_URL") {
+                "<hidden>".to_owned()
+            } else {
+                format!("{value:?}")
+            };
             problems.push(format!("{name}={shown}: {why}"));
             None
         }
@@ -292,6 +323,22 @@ mod tests {
         );
         assert_eq!(c.webhook_timeout, Duration::from_secs(10));
         assert_eq!(c.log_format, LogFormat::Text);
+        assert_eq!(c.tsa_url, None, "no timestamps unless asked for");
+        assert_eq!(c.tsa_timeout, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn the_tsa_url_is_http_or_https() {
+        let c = config(&[("CLICKWRAP_TSA_URL", "https://tsa.example.com/tsr"), ("CLICKWRAP_TSA_TIMEOUT_SECS", "5")])
+            .unwrap();
+        assert_eq!(c.tsa_url.map(|u| u.to_string()).as_deref(), Some("https://tsa.example.com/tsr"));
+        assert_eq!(c.tsa_timeout, Duration::from_secs(5));
+        let text =
+            config(&[("CLICKWRAP_TSA_URL", "ftp://user:secret@tsa.example.com/"), ("CLICKWRAP_TSA_TIMEOUT_SECS", "0")])
+                .unwrap_err()
+                .to_string();
+        assert!(text.contains("CLICKWRAP_TSA_URL") && text.contains("CLICKWRAP_TSA_TIMEOUT_SECS"), "{text}");
+        assert!(!text.contains("secret"), "{text}");
     }
 
     #[test]

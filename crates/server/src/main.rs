@@ -27,6 +27,7 @@ mod master_key;
 mod metrics;
 mod pages;
 mod telemetry;
+mod timestamps;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -3,8 +3,19 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
+
+use clickwrap_pdf::TimestampCounts;
+
+/// The certificate renderer's timestamp outcomes, once a time-stamping authority is configured:
+/// one renderer per process, made at start-up, so one set of counters.
+static CERTIFICATE_TIMESTAMPS: OnceLock<Arc<TimestampCounts>> = OnceLock::new();
+
+/// Makes `/metrics` show the certificate timestamp counters.
+pub(crate) fn watch_certificate_timestamps(counts: Arc<TimestampCounts>) {
+    let _ = CERTIFICATE_TIMESTAMPS.set(counts);
+}
 
 /// Upper bounds of the latency buckets, in seconds.
 const BUCKETS: [f64; 12] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
@@ -91,8 +102,30 @@ impl Metrics {
         let _ = writeln!(out, "clickwrap_db_pool_connections{{state=\"open\"}} {open}");
         let _ = writeln!(out, "clickwrap_db_pool_connections{{state=\"idle\"}} {idle}");
         let _ = writeln!(out, "clickwrap_db_pool_connections{{state=\"max\"}} {max}");
+        if let Some(counts) = CERTIFICATE_TIMESTAMPS.get() {
+            out.push_str(&render_certificate_timestamps(counts));
+        }
         out
     }
+}
+
+/// Certificates timestamped (PAdES B-T), and signed without a timestamp (B-B) because the
+/// time-stamping authority failed.
+pub(crate) fn render_certificate_timestamps(counts: &TimestampCounts) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# HELP clickwrap_certificate_timestamps_total Certificates of Acceptance whose signature was timestamped."
+    );
+    let _ = writeln!(out, "# TYPE clickwrap_certificate_timestamps_total counter");
+    let _ = writeln!(out, "clickwrap_certificate_timestamps_total {}", counts.stamped());
+    let _ = writeln!(
+        out,
+        "# HELP clickwrap_certificate_timestamp_failures_total Certificates of Acceptance signed without a timestamp because the time-stamping authority failed."
+    );
+    let _ = writeln!(out, "# TYPE clickwrap_certificate_timestamp_failures_total counter");
+    let _ = writeln!(out, "clickwrap_certificate_timestamp_failures_total {}", counts.failed());
+    out
 }
 
 /// The webhook dispatcher's counters since start.

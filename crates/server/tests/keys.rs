@@ -349,23 +349,84 @@ fn an_imported_ca_certificate_signs_the_certificates_and_is_published_with_its_c
     let dir = scratch_dir();
     // A throwaway CA and a signing certificate it issued, in a PKCS#12 file as OpenSSL writes it.
     std::fs::write(dir.join("leaf.ext"), "keyUsage=critical,digitalSignature,nonRepudiation\n").unwrap();
-    openssl(&dir, &[
-        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key",
-        "-out", "ca.pem", "-days", "30", "-subj", "/CN=Throwaway Evidence CA",
-        "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-    ]);
-    openssl(&dir, &[
-        "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "leaf.key", "-out",
-        "leaf.csr", "-subj", "/CN=Acme Consent Signing",
-    ]);
-    openssl(&dir, &[
-        "x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
-        "leaf.pem", "-days", "10", "-extfile", "leaf.ext",
-    ]);
-    openssl(&dir, &[
-        "pkcs12", "-export", "-inkey", "leaf.key", "-in", "leaf.pem", "-certfile", "ca.pem", "-out", "id.p12",
-        "-passout", "pass:s3cret",
-    ]);
+    openssl(
+        &dir,
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "30",
+            "-subj",
+            "/CN=Throwaway Evidence CA",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
+        ],
+    );
+    openssl(
+        &dir,
+        &[
+            "req",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-keyout",
+            "leaf.key",
+            "-out",
+            "leaf.csr",
+            "-subj",
+            "/CN=Acme Consent Signing",
+        ],
+    );
+    openssl(
+        &dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "leaf.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "leaf.pem",
+            "-days",
+            "10",
+            "-extfile",
+            "leaf.ext",
+        ],
+    );
+    openssl(
+        &dir,
+        &[
+            "pkcs12",
+            "-export",
+            "-inkey",
+            "leaf.key",
+            "-in",
+            "leaf.pem",
+            "-certfile",
+            "ca.pem",
+            "-out",
+            "id.p12",
+            "-passout",
+            "pass:s3cret",
+        ],
+    );
 
     let db = TestDatabase::new_blocking();
     let url = fresh_database_url(&db);
@@ -377,7 +438,11 @@ fn an_imported_ca_certificate_signs_the_certificates_and_is_published_with_its_c
     wrong.env("CLICKWRAP_PKCS12_PASSWORD", "wrong");
     let refused = run(wrong, &["signing-identity", "import", "--pkcs12", dir.join("id.p12").to_str().unwrap()]);
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("password"), "{}", String::from_utf8_lossy(&refused.stderr));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("password"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
 
     let mut import = command(&url);
     import.env("CLICKWRAP_PKCS12_PASSWORD", "s3cret");

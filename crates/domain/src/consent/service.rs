@@ -331,7 +331,7 @@ impl ClickwrapService {
                     app_name: app.name.as_str().to_owned(),
                     operator_name: operator_name.clone(),
                 };
-                let pdf = self.ports.certificates.render_certificate(&facts)?;
+                let pdf = self.ports.certificates.render_certificate(&facts).await?;
                 let sha256 = sha256(&pdf);
                 Some(StoredCertificate {
                     event_id: event.id,

@@ -78,28 +78,33 @@ impl WebhookTargetGuard for AllowAllWebhookTargets {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct TextCertificateRenderer;
 
+#[async_trait]
 impl CertificateRenderer for TextCertificateRenderer {
-    fn render_certificate(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError> {
-        let event = &facts.event;
-        Ok(format!(
-            "Certificate of Acceptance\nevent {}\ntemplate {} {} v{}\nend user {}\naction {} at {}\napp {}\ncontent {}\n",
-            event.id,
-            event.template_id,
-            event.template_name,
-            event.version,
-            event.end_user_id,
-            event.status.as_str(),
-            event.action_at,
-            facts.app_name,
-            event.content_hash.as_str(),
-        )
-        .into_bytes())
+    async fn render_certificate(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError> {
+        Ok(certificate_text(facts))
     }
 
     /// The content as shown (its HTML, verbatim), then the certificate text.
     fn render_agreement(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError> {
         let mut text = format!("Clickwrap agreement\n{}\n\n", facts.event.content).into_bytes();
-        text.extend(self.render_certificate(facts)?);
+        text.extend(certificate_text(facts));
         Ok(text)
     }
+}
+
+fn certificate_text(facts: &CertificateFacts) -> Vec<u8> {
+    let event = &facts.event;
+    format!(
+        "Certificate of Acceptance\nevent {}\ntemplate {} {} v{}\nend user {}\naction {} at {}\napp {}\ncontent {}\n",
+        event.id,
+        event.template_id,
+        event.template_name,
+        event.version,
+        event.end_user_id,
+        event.status.as_str(),
+        event.action_at,
+        facts.app_name,
+        event.content_hash.as_str(),
+    )
+    .into_bytes()
 }

@@ -17,6 +17,8 @@ use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::{AppId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
 use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity};
 
+pub(crate) mod pki;
+
 pub(crate) const BASE_URL: &str = "https://consent.example.com";
 
 /// One renderer for the whole test binary: fonts are loaded once, as in the server.
@@ -76,6 +78,13 @@ pub(crate) fn english_facts() -> CertificateFacts {
     event.template_placeholders =
         Some(r#"{"fullName":"Ada Lovelace","customPlaceholders":{"plan":"Pro 100%"}}"#.to_owned());
     facts(event)
+}
+
+/// The Certificate of Acceptance, rendered as the server does (async: it may be timestamped).
+pub(crate) fn certificate(renderer: &PdfRenderer, facts: &CertificateFacts) -> Vec<u8> {
+    use clickwrap_domain::ports::CertificateRenderer as _;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(renderer.render_certificate(facts)).unwrap()
 }
 
 /// A directory for this test binary's files.
