@@ -32,6 +32,24 @@ pub struct SigningIdentityRecord {
     pub replaced_at: Option<OffsetDateTime>,
 }
 
+const IDENTITY_COLUMNS: (
+    identities::id,
+    identities::private_key_sealed,
+    identities::certificate_der,
+    identities::chain_der,
+    identities::is_current,
+    identities::created_at,
+    identities::replaced_at,
+) = (
+    identities::id,
+    identities::private_key_sealed,
+    identities::certificate_der,
+    identities::chain_der,
+    identities::is_current,
+    identities::created_at,
+    identities::replaced_at,
+);
+
 type IdentityRow = (uuid::Uuid, Vec<u8>, Vec<u8>, Vec<Vec<u8>>, bool, OffsetDateTime, Option<OffsetDateTime>);
 
 fn record(
@@ -74,14 +92,14 @@ impl PgStore {
         let mut conn = self.conn().await?;
         conn.transaction::<_, diesel::result::Error, _>(async |conn| {
             diesel::sql_query(format!("SELECT pg_advisory_xact_lock({IDENTITY_LOCK})")).execute(conn).await?;
-            let current: Option<(Vec<u8>, Vec<u8>, Vec<Vec<u8>>)> = identities::table
+            let current: Option<IdentityRow> = identities::table
                 .filter(identities::is_current.eq(true))
-                .select((identities::private_key_sealed, identities::certificate_der, identities::chain_der))
+                .select(IDENTITY_COLUMNS)
                 .first(conn)
                 .await
                 .optional()?;
-            if let Some((private_key_sealed, certificate_der, chain_der)) = current {
-                return Ok(StoredSigningIdentity { private_key_sealed, certificate_der, chain_der });
+            if let Some(current) = current {
+                return Ok(record(current).identity);
             }
             insert_current(conn, candidate, OffsetDateTime::now_utc()).await?;
             Ok(candidate.clone())
@@ -110,15 +128,7 @@ impl PgStore {
     pub async fn signing_identities(&self) -> Result<Vec<SigningIdentityRecord>, StorageError> {
         let mut conn = self.conn().await?;
         let rows: Vec<IdentityRow> = identities::table
-            .select((
-                identities::id,
-                identities::private_key_sealed,
-                identities::certificate_der,
-                identities::chain_der,
-                identities::is_current,
-                identities::created_at,
-                identities::replaced_at,
-            ))
+            .select(IDENTITY_COLUMNS)
             .order((identities::is_current.desc(), identities::created_at.desc()))
             .load(&mut conn)
             .await

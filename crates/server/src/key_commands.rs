@@ -141,11 +141,11 @@ pub(crate) async fn signing_identity(
             for record in store.signing_identities().await.map_err(|e| e.to_string())? {
                 let mut shown = match crate::certificates::open(&record.identity, master) {
                     Ok(identity) => describe(&identity),
-                    Err(error) => json!({"unreadable": error.to_string()}),
+                    Err(error) => serde_json::Map::from_iter([("unreadable".to_owned(), json!(error.to_string()))]),
                 };
-                shown["current"] = json!(record.is_current);
-                shown["createdAt"] = json!(rfc3339(record.created_at));
-                shown["replacedAt"] = json!(record.replaced_at.map(rfc3339));
+                shown.insert("current".to_owned(), json!(record.is_current));
+                shown.insert("createdAt".to_owned(), json!(rfc3339(record.created_at)));
+                shown.insert("replacedAt".to_owned(), json!(record.replaced_at.map(rfc3339)));
                 listed.push(shown);
             }
             return Ok(json!(listed));
@@ -169,20 +169,20 @@ pub(crate) async fn signing_identity(
     store.replace_signing_identity(&stored).await.map_err(|e| e.to_string())?;
     eprintln!("Restart the instances: each reads the signing identity at start-up.");
     let mut shown = describe(&identity);
-    shown["current"] = json!(true);
-    Ok(shown)
+    shown.insert("current".to_owned(), json!(true));
+    Ok(serde_json::Value::Object(shown))
 }
 
-fn describe(identity: &clickwrap_pdf::SigningIdentity) -> serde_json::Value {
-    json!({
-        "subject": identity.common_name(),
-        "issuer": identity.issuer_common_name(),
-        "fingerprint": identity.fingerprint_hex(),
-        "keyAlgorithm": identity.key_algorithm().to_string(),
-        "notBefore": rfc3339(identity.not_before()),
-        "notAfter": rfc3339(identity.not_after()),
-        "chainLength": identity.chain_der().len(),
-    })
+fn describe(identity: &clickwrap_pdf::SigningIdentity) -> serde_json::Map<String, serde_json::Value> {
+    serde_json::Map::from_iter([
+        ("subject".to_owned(), json!(identity.common_name())),
+        ("issuer".to_owned(), json!(identity.issuer_common_name())),
+        ("fingerprint".to_owned(), json!(identity.fingerprint_hex())),
+        ("keyAlgorithm".to_owned(), json!(identity.key_algorithm().to_string())),
+        ("notBefore".to_owned(), json!(rfc3339(identity.not_before()))),
+        ("notAfter".to_owned(), json!(rfc3339(identity.not_after()))),
+        ("chainLength".to_owned(), json!(identity.chain_der().len())),
+    ])
 }
 
 fn rfc3339(at: time::OffsetDateTime) -> String {

@@ -1,7 +1,7 @@
 //! Key handling through the real binary: the master key outside the database, server-key and
 //! master-key rotation, and what a database dump alone gives away (nothing usable).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::print_stderr)]
 
 mod common;
 
