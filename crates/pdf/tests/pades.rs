@@ -53,6 +53,13 @@ fn pyhanko_summary(pdf: &Path, root: &Path) -> Output {
     )
 }
 
+/// pyHanko's AdES validation (ETSI EN 319 102-1) of the signature, trusting only `root`: basic for
+/// a signature without a timestamp (B-B), with time for one with a signature timestamp (B-T).
+fn pyhanko_ades(pdf: &Path, root: &Path) -> Output {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ades_level.py");
+    run("python3", &[script, path_str(pdf), path_str(root)])
+}
+
 /// The CMS of the signature as OpenSSL prints it (`openssl cms -cmsout -print`).
 fn openssl_cms_print(pdf: &[u8], name: &str) -> String {
     let at = pdf.windows(10).rposition(|w| w == b"/Contents<").unwrap() + 10;
@@ -122,6 +129,12 @@ fn a_ca_issued_certificate_signs_pades_b_b_that_pyhanko_trusts_through_the_root_
         assert!(out.text.contains("The signature is judged VALID."), "{}", out.text);
         let summary = pyhanko_summary(&path, &root);
         assert!(summary.text.contains(":INTACT:TRUSTED,UNTOUCHED"), "{}", summary.text);
+        // The ETSI validation: a PAdES signature (B-B: no signature timestamp) that passes.
+        let ades = pyhanko_ades(&path, &root);
+        assert_eq!(ades.status, 0, "{}", ades.text);
+        for line in ["subfilter /ETSI.CAdES.detached", "timestamp no", "indication AdESPassed.OK"] {
+            assert!(ades.text.contains(line), "{line}:\n{}", ades.text);
+        }
 
         // Trusting the published certificate itself works too (what `chain_pem` starts with) …
         let leaf_only = write("pades-leaf-only.pem", identity.certificate_pem().as_bytes());
@@ -230,6 +243,12 @@ fn a_timestamped_certificate_is_pades_b_t_and_pyhanko_trusts_the_timestamp() {
         assert!(out.text.contains("The signature is judged VALID."), "{}", out.text);
         let summary = pyhanko_summary(&path, &root);
         assert!(summary.text.contains(":INTACT:TRUSTED,TIMESTAMP_TOKEN<INTACT:TRUSTED>,UNTOUCHED"), "{}", summary.text);
+        // The ETSI validation with time: PAdES B-T, the timestamp proving when it was signed.
+        let ades = pyhanko_ades(&path, &root);
+        assert_eq!(ades.status, 0, "{}", ades.text);
+        for line in ["subfilter /ETSI.CAdES.detached", "timestamp yes", "indication AdESPassed.OK", "best_signature_time 20"] {
+            assert!(ades.text.contains(line), "{line}:\n{}", ades.text);
+        }
     }
     // The agreement is rendered for every download and must stay the same file: never timestamped.
     let agreement = renderer.render_agreement(&facts).unwrap();
