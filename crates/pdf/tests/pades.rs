@@ -246,7 +246,9 @@ fn a_timestamped_certificate_is_pades_b_t_and_pyhanko_trusts_the_timestamp() {
         // The ETSI validation with time: PAdES B-T, the timestamp proving when it was signed.
         let ades = pyhanko_ades(&path, &root);
         assert_eq!(ades.status, 0, "{}", ades.text);
-        for line in ["subfilter /ETSI.CAdES.detached", "timestamp yes", "indication AdESPassed.OK", "best_signature_time 20"] {
+        for line in
+            ["subfilter /ETSI.CAdES.detached", "timestamp yes", "indication AdESPassed.OK", "best_signature_time 20"]
+        {
             assert!(ades.text.contains(line), "{line}:\n{}", ades.text);
         }
     }

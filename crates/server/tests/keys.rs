@@ -342,7 +342,7 @@ fn openssl(dir: &Path, args: &[&str]) {
 }
 
 #[test]
-fn an_imported_ca_certificate_signs_the_certificates_and_is_published_with_its_chain() {
+fn an_imported_ca_certificate_signs_pades_b_t_certificates_with_a_local_tsa_and_is_published_with_its_chain() {
     if !available("openssl") {
         return;
     }
@@ -427,6 +427,7 @@ fn an_imported_ca_certificate_signs_the_certificates_and_is_published_with_its_c
             "pass:s3cret",
         ],
     );
+    let tsa_url = local_tsa(&dir);
 
     let db = TestDatabase::new_blocking();
     let url = fresh_database_url(&db);
@@ -458,7 +459,11 @@ fn an_imported_ca_certificate_signs_the_certificates_and_is_published_with_its_c
     assert_eq!(listed[1]["subject"], "Clickwrap certificate signing");
     assert!(listed[1]["replacedAt"].is_string());
 
-    let server = start(&url, "demo");
+    let server = start_command({
+        let mut demo = command(&url);
+        demo.env("CLICKWRAP_TSA_URL", &tsa_url).arg("demo");
+        demo
+    });
     let demo = server.demo_credentials();
     // The chain first (leaf, CA), then the earlier self-signed certificate, still trusted for what it signed.
     let published = common::request(&server.address, "GET", "/public-client/v1/signing-certificate", &[], b"").text();
@@ -479,6 +484,8 @@ fn an_imported_ca_certificate_signs_the_certificates_and_is_published_with_its_c
         b"",
     );
     assert_eq!(pdf.status, 200);
+    let metrics = common::request(&server.address, "GET", "/metrics", &[], b"").text();
+    assert!(metrics.contains("clickwrap_certificate_timestamps_total 1"), "{metrics}");
     drop(server);
     let pdf_path = dir.join("certificate.pdf");
     std::fs::write(&pdf_path, &pdf.body).unwrap();
@@ -493,8 +500,120 @@ fn an_imported_ca_certificate_signs_the_certificates_and_is_published_with_its_c
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success() && text.contains(":INTACT:TRUSTED,UNTOUCHED"), "{text}");
+        assert!(
+            out.status.success() && text.contains(":INTACT:TRUSTED,TIMESTAMP_TOKEN<INTACT:TRUSTED>,UNTOUCHED"),
+            "{text}"
+        );
+        // pyHanko's ETSI EN 319 102-1 validation with time: PAdES B-T.
+        let out = std::process::Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../pdf/tests/ades_level.py"))
+            .arg(&pdf_path)
+            .arg(dir.join("ca.pem"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        for line in ["subfilter /ETSI.CAdES.detached", "timestamp yes", "indication AdESPassed.OK"] {
+            assert!(text.contains(line), "{line}: {text}");
+        }
     }
     drop_database(&db, &url);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A time-stamping authority on loopback: `openssl ts -reply` behind a minimal HTTP handler, with
+/// a TSA certificate from the test CA in `dir`. Its URL.
+fn local_tsa(dir: &Path) -> String {
+    std::fs::write(dir.join("tsa.ext"), "keyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n")
+        .unwrap();
+    openssl(
+        dir,
+        &[
+            "req",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-keyout",
+            "tsa.key",
+            "-out",
+            "tsa.csr",
+            "-subj",
+            "/CN=Throwaway Time-Stamping Authority",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "tsa.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "tsa.pem",
+            "-days",
+            "10",
+            "-extfile",
+            "tsa.ext",
+        ],
+    );
+    std::fs::write(dir.join("tsa-serial"), "01\n").unwrap();
+    std::fs::write(
+        dir.join("tsa.cnf"),
+        format!(
+            "[tsa]\ndefault_tsa = tsa_config\n[tsa_config]\nserial = {d}/tsa-serial\ncrypto_device = builtin\n\
+             signer_cert = {d}/tsa.pem\ncerts = {d}/ca.pem\nsigner_key = {d}/tsa.key\nsigner_digest = sha256\n\
+             default_policy = 1.3.6.1.4.1.99999.1\ndigests = sha256\naccuracy = secs:1\nordering = no\n\
+             tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
+            d = dir.display()
+        ),
+    )
+    .unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/tsa", listener.local_addr().unwrap());
+    let dir = dir.to_owned();
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut bytes = Vec::new();
+            let mut buffer = [0_u8; 4096];
+            let body = loop {
+                let Ok(n) = stream.read(&mut buffer) else { break Vec::new() };
+                if n == 0 {
+                    break Vec::new();
+                }
+                bytes.extend_from_slice(&buffer[..n]);
+                let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") else { continue };
+                let head = String::from_utf8_lossy(&bytes[..end]).to_ascii_lowercase();
+                let length: usize = head
+                    .lines()
+                    .find_map(|line| line.strip_prefix("content-length:").and_then(|v| v.trim().parse().ok()))
+                    .unwrap_or(0);
+                if bytes.len() >= end + 4 + length {
+                    break bytes[end + 4..end + 4 + length].to_vec();
+                }
+            };
+            std::fs::write(dir.join("query.tsq"), &body).unwrap();
+            let reply = std::process::Command::new("openssl")
+                .current_dir(&dir)
+                .args(["ts", "-reply", "-queryfile", "query.tsq", "-config", "tsa.cnf", "-out", "reply.tsr"])
+                .output()
+                .unwrap();
+            assert!(reply.status.success(), "{}", String::from_utf8_lossy(&reply.stderr));
+            let token = std::fs::read(dir.join("reply.tsr")).unwrap();
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/timestamp-reply\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                token.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&token);
+        }
+    });
+    url
 }
