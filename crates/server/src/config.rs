@@ -356,4 +356,31 @@ mod tests {
         }
         assert!(!text.contains("secret"), "{text}");
     }
+
+    #[test]
+    fn the_master_key_comes_from_a_file_or_the_variable_never_both_and_is_never_echoed() {
+        let dir = std::env::temp_dir().join(format!("clickwrap-config-{}", uuid::Uuid::now_v7()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("master.key");
+        let key = crate::master_key::generate();
+        std::fs::write(&file, crate::master_key::encode(&key)).unwrap();
+        let path = file.to_str().unwrap();
+
+        assert!(config(&[]).unwrap().master_keys.is_none(), "optional here; serve refuses to start without one");
+        let from_file = config(&[("CLICKWRAP_MASTER_KEY_FILE", path)]).unwrap().master_keys.unwrap();
+        assert_eq!(from_file.current_id(), key.id());
+        let inline = crate::master_key::encode(&key);
+        let from_variable = config(&[("CLICKWRAP_MASTER_KEY", inline.trim())]).unwrap().master_keys.unwrap();
+        assert_eq!(from_variable.current_id(), key.id());
+
+        let both = config(&[("CLICKWRAP_MASTER_KEY_FILE", path), ("CLICKWRAP_MASTER_KEY", inline.trim())]);
+        assert!(both.unwrap_err().to_string().contains("both set"));
+        let alone = config(&[("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE", path)]).unwrap_err().to_string();
+        assert!(alone.contains("without a current master key"), "{alone}");
+        let missing = config(&[("CLICKWRAP_MASTER_KEY_FILE", "/nonexistent/master.key")]).unwrap_err().to_string();
+        assert!(missing.contains("cannot read"), "{missing}");
+        let short = config(&[("CLICKWRAP_MASTER_KEY", "c2VjcmV0LWJ1dC1zaG9ydA==")]).unwrap_err().to_string();
+        assert!(short.contains("32 random bytes") && !short.contains("c2VjcmV0"), "{short}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
