@@ -13,6 +13,9 @@ use crate::consent::cursor::EventPosition;
 use crate::consent::models::{ClickwrapEvent, EventFilter, EventStatus};
 use crate::consent::queries::EventDetails;
 use crate::keys::KeyId;
+use crate::ledger::leaf::SALT_LEN;
+use crate::ledger::merkle::Hash;
+use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::QuotaPeriod;
 use crate::limits::rate::RateLimitKey;
 use crate::secrets::SecretHash;
@@ -181,6 +184,75 @@ pub struct VerificationRecord {
     /// The tenant's quota, enforced by the same transaction.
     pub quota: Option<u64>,
     pub period: QuotaPeriod,
+    /// The event's leaf, appended to its tenant's evidence ledger by the same transaction.
+    pub ledger_leaf: LedgerLeaf,
+}
+
+/// An event's leaf in its tenant's evidence ledger: the hash of its evidence record and the salt of
+/// the commitments to its personal values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LedgerLeaf {
+    pub leaf_hash: Hash,
+    pub salt: [u8; SALT_LEN],
+}
+
+/// A leaf as stored, with its place in the log. The salt is gone once the values were erased.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoredLeaf {
+    pub leaf_index: u64,
+    pub leaf_hash: Hash,
+    pub salt: Option<[u8; SALT_LEN]>,
+}
+
+/// The key that signs tree heads, as stored: the private key (PKCS#8) sealed with the master key.
+#[derive(Clone, PartialEq, Eq)]
+pub struct StoredLedgerKey {
+    pub id: String,
+    pub private_key_sealed: Vec<u8>,
+    pub public_key_der: Vec<u8>,
+}
+
+impl Debug for StoredLedgerKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredLedgerKey").field("id", &self.id).finish_non_exhaustive()
+    }
+}
+
+/// Signs a tree head (with the ledger key); called by [`LedgerStore::advance_tree_head`].
+pub type TreeHeadSigner<'a> = dyn Fn(&TreeHead) -> Result<SignedTreeHead, StorageError> + Send + Sync + 'a;
+
+/// The evidence ledger: per tenant, an append-only Merkle log of verified events (leaves are
+/// appended by [`EventStore::commit_verification`]) and its signed tree heads.
+#[async_trait]
+pub trait LedgerStore: Send + Sync + Debug {
+    /// The current ledger key; `candidate` becomes it when there is none yet (safe when several
+    /// instances start at once).
+    async fn ensure_ledger_key(&self, candidate: &StoredLedgerKey) -> Result<StoredLedgerKey, StorageError>;
+
+    /// Tenants whose log has leaves that no tree head covers yet (at most `limit`).
+    async fn tenants_with_unsigned_leaves(&self, limit: usize) -> Result<Vec<TenantId>, StorageError>;
+
+    /// Covers the leaves appended since the tenant's last tree head with a new one, which `sign`
+    /// signs, and stores it; also makes the first (possibly empty) head of a log. `None` when
+    /// there is nothing new, or when another instance is doing it at this moment.
+    async fn advance_tree_head(
+        &self,
+        tenant: TenantId,
+        sign: &TreeHeadSigner<'_>,
+        now: Timestamp,
+    ) -> Result<Option<SignedTreeHead>, StorageError>;
+
+    /// The tenant's newest tree head.
+    async fn latest_tree_head(&self, tenant: TenantId) -> Result<Option<SignedTreeHead>, StorageError>;
+
+    /// The event's leaf, if the event is in the tenant's log.
+    async fn ledger_leaf(&self, tenant: TenantId, event: EventId) -> Result<Option<StoredLeaf>, StorageError>;
+
+    /// The hashes of the tenant's first `size` leaves, in order (fewer when the log is shorter).
+    async fn leaf_hashes(&self, tenant: TenantId, size: u64) -> Result<Vec<Hash>, StorageError>;
+
+    /// How many leaves the tenant's log has.
+    async fn ledger_size(&self, tenant: TenantId) -> Result<u64, StorageError>;
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

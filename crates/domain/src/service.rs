@@ -9,10 +9,11 @@ use time::Duration;
 use crate::AppId;
 use crate::apps::models::App;
 use crate::keys::{Keyring, KeyringError, MasterKeys, load_keyring};
+use crate::ledger::tree_head::LedgerKey;
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
 use crate::ports::{
-    AppStore, AuditLogStore, CertificateRenderer, Clock, EventStore, IdGenerator, KeyStore, Random, RateLimitStore,
-    StorageError, TemplateStore, TenantStore, WebhookTargetGuard,
+    AppStore, AuditLogStore, CertificateRenderer, Clock, EventStore, IdGenerator, KeyStore, LedgerStore, Random,
+    RateLimitStore, StorageError, TemplateStore, TenantStore, WebhookTargetGuard,
 };
 use crate::secrets::AppKey;
 use crate::serving_cache::{AppsForgetOnWrite, ServingCaches, TemplatesForgetOnWrite};
@@ -29,6 +30,7 @@ pub struct Ports {
     pub events: Arc<dyn EventStore>,
     pub rate_limits: Arc<dyn RateLimitStore>,
     pub keys: Arc<dyn KeyStore>,
+    pub ledger: Arc<dyn LedgerStore>,
     pub audit: Arc<dyn AuditLogStore>,
     pub webhook_guard: Arc<dyn WebhookTargetGuard>,
     pub certificates: Arc<dyn CertificateRenderer>,
@@ -46,7 +48,15 @@ impl Ports {
         certificates: Arc<dyn CertificateRenderer>,
     ) -> Self
     where
-        S: TenantStore + AppStore + TemplateStore + EventStore + RateLimitStore + KeyStore + AuditLogStore + 'static,
+        S: TenantStore
+            + AppStore
+            + TemplateStore
+            + EventStore
+            + RateLimitStore
+            + KeyStore
+            + LedgerStore
+            + AuditLogStore
+            + 'static,
     {
         Self {
             clock,
@@ -58,6 +68,7 @@ impl Ports {
             events: store.clone(),
             rate_limits: store.clone(),
             keys: store.clone(),
+            ledger: store.clone(),
             audit: store,
             webhook_guard,
             certificates,
@@ -99,6 +110,8 @@ pub struct ClickwrapService {
     pub(crate) keys: Keyring,
     /// Seals what the database keeps secret; never stored there.
     pub(crate) master: MasterKeys,
+    /// Signs the evidence ledger's tree heads.
+    pub(crate) ledger_key: Arc<LedgerKey>,
     pub(crate) settings: Settings,
     pub(crate) caches: ServingCaches,
 }
@@ -129,10 +142,11 @@ impl ClickwrapService {
     /// Loads the server keyring with the master keys, creating it on the very first start.
     pub async fn start(mut ports: Ports, settings: Settings, master: MasterKeys) -> Result<Self, KeyringError> {
         let keys = load_keyring(&*ports.keys, &*ports.random, &master, ports.clock.now()).await?;
+        let ledger_key = Arc::new(crate::ledger::service::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
         let caches = ServingCaches::new(settings.serving_cache_ttl);
         ports.apps = Arc::new(AppsForgetOnWrite { inner: ports.apps, cache: caches.apps.clone() });
         ports.templates = Arc::new(TemplatesForgetOnWrite { inner: ports.templates, cache: caches.templates.clone() });
-        Ok(Self { ports, keys, master, settings, caches })
+        Ok(Self { ports, keys, master, ledger_key, settings, caches })
     }
 
     pub fn settings(&self) -> &Settings {

@@ -43,6 +43,12 @@ async fn key_store() {
 }
 
 #[tokio::test]
+async fn ledger_store() {
+    let store = MemoryStore::default();
+    contract::ledger_store_contract(&Stores::of(&store)).await;
+}
+
+#[tokio::test]
 async fn audit_log() {
     let store = MemoryStore::default();
     contract::audit_log_contract(&Stores::of(&store)).await;

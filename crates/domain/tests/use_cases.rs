@@ -771,3 +771,61 @@ async fn rate_limits_count_per_app_ip_and_route() {
     w.clock.advance(Duration::hours(1));
     assert!(w.service.hit_rate_limit(&verify).await.unwrap().allowed);
 }
+
+#[tokio::test]
+async fn every_verified_event_is_in_its_tenants_ledger_with_proofs_that_verify() {
+    use clickwrap_domain::ledger::merkle;
+    use clickwrap_domain::ledger::service::ProofError;
+    use clickwrap_domain::ledger::tree_head::verify_tree_head;
+
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let other = w.operator("Other", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    let mut events = Vec::new();
+    for (i, action) in [Action::Accepted, Action::Declined, Action::Accepted].into_iter().enumerate() {
+        let recorded = w.act(&op.app, t.id, &format!("user-{i}"), action).await;
+        w.service.verify(&op.app, recorded.signature.as_str()).await.unwrap();
+        events.push(recorded.event.id);
+    }
+    let unverified = w.act(&op.app, t.id, "late", Action::Accepted).await;
+
+    let public_key = pem_body(&w.service.ledger_public_key_pem());
+    for (index, event) in events.iter().enumerate() {
+        let proof = w.service.inclusion_proof(&op.app, *event).await.unwrap();
+        assert_eq!(proof.leaf_index, index as u64, "accepted and declined events alike, in order");
+        let head = &proof.tree_head.head;
+        assert_eq!(head.tree_size, 3);
+        assert!(merkle::verify_inclusion(&proof.leaf_hash, proof.leaf_index, head.tree_size, &proof.audit_path, &head.root_hash));
+        assert!(verify_tree_head(head, &proof.tree_head.signature, &public_key), "signed with the published key");
+        let mut forged = proof.leaf_hash;
+        forged[0] ^= 1;
+        assert!(!merkle::verify_inclusion(&forged, proof.leaf_index, head.tree_size, &proof.audit_path, &head.root_hash));
+    }
+    assert_eq!(w.service.inclusion_proof(&op.app, unverified.event.id).await, Err(ProofError::NotInLedger));
+    assert_eq!(w.service.inclusion_proof(&other.app, events[0]).await, Err(ProofError::NotInLedger), "another tenant's");
+
+    // The log grows; the old head stays provably a prefix of the new one.
+    let old = w.service.latest_tree_head(op.tenant.id).await.unwrap();
+    w.accept_and_verify(&op.app, t.id, "user-3").await;
+    assert_eq!(w.service.sign_tree_heads().await.unwrap(), 1, "one tenant's log grew");
+    assert_eq!(w.service.sign_tree_heads().await.unwrap(), 0, "nothing new");
+    let new = w.service.latest_tree_head(op.tenant.id).await.unwrap();
+    assert_eq!(new.head.tree_size, 4);
+    let consistency = w.service.consistency_proof(op.tenant.id, 3, 4).await.unwrap();
+    assert_eq!((consistency.from_root, consistency.to_root), (old.head.root_hash, new.head.root_hash));
+    assert!(merkle::verify_consistency(3, 4, &old.head.root_hash, &new.head.root_hash, &consistency.consistency_path));
+    for (from, to) in [(0, 4), (4, 3), (1, 5)] {
+        assert!(matches!(w.service.consistency_proof(op.tenant.id, from, to).await, Err(ProofError::SizesOutOfRange { size: 4 })));
+    }
+    // A tenant without verified events has an empty, signed log.
+    let empty = w.service.latest_tree_head(other.tenant.id).await.unwrap();
+    assert_eq!((empty.head.tree_size, empty.head.root_hash), (0, merkle::empty_root()));
+}
+
+/// The DER inside a PEM block.
+fn pem_body(pem: &str) -> Vec<u8> {
+    use base64ct::Encoding as _;
+    let body: String = pem.lines().filter(|line| !line.starts_with("-----")).collect();
+    base64ct::Base64::decode_vec(&body).unwrap()
+}

@@ -147,6 +147,20 @@ impl From<EventLookupError> for ApiError {
     }
 }
 
+impl From<clickwrap_domain::ledger::service::ProofError> for ApiError {
+    fn from(error: clickwrap_domain::ledger::service::ProofError) -> Self {
+        use clickwrap_domain::ledger::service::ProofError as E;
+        match error {
+            E::NotInLedger => ApiError::not_found(
+                "EVENT_NOT_IN_LEDGER",
+                "the clickwrap event is not in the evidence ledger (unknown, not verified, or verified before the ledger existed)",
+            ),
+            e @ E::SizesOutOfRange { .. } => ApiError::bad_request("INVALID_TREE_SIZES", e.to_string()),
+            E::Storage(e) => e.into(),
+        }
+    }
+}
+
 impl From<CertificateError> for ApiError {
     fn from(error: CertificateError) -> Self {
         match error {

@@ -31,7 +31,7 @@ use crate::errors::{corrupt, from_diesel};
 use crate::schema::{certificates, clickwrap_events as events, re_accept_requests, webhook_deliveries};
 use crate::statement::{Statement, Value};
 use crate::tenants::period_usage;
-use futures_util::future::try_join3;
+use futures_util::future::try_join4;
 
 /// Verifications of one tenant spread their usage count over this many rows.
 const USAGE_SHARDS: u8 = 16;
@@ -477,8 +477,24 @@ delivery AS (
 usage AS (
     INSERT INTO usage_counters (tenant_id, period_start, shard, events)
     SELECT $1, $17, $18, 1 FROM verified
-    ON CONFLICT (tenant_id, period_start, shard) DO UPDATE SET events = usage_counters.events + 1)
+    ON CONFLICT (tenant_id, period_start, shard) DO UPDATE SET events = usage_counters.events + 1),
+ledger AS (
+    INSERT INTO ledger_logs (tenant_id, tree_size) SELECT $1, 1 FROM verified
+    ON CONFLICT (tenant_id) DO UPDATE SET tree_size = ledger_logs.tree_size + 1
+    RETURNING tree_size - 1 AS leaf_index),
+leaf AS (
+    INSERT INTO ledger_leaves (tenant_id, leaf_index, event_id, leaf_hash, salt)
+    SELECT $1, leaf_index, $2, $21, $22 FROM ledger)
 SELECT EXISTS (SELECT 1 FROM verified) AS verified";
+
+/// Appends a verified event's leaf to its tenant's evidence ledger (the quota path's transaction).
+const APPEND_LEAF_SQL: &str = "
+WITH ledger AS (
+    INSERT INTO ledger_logs (tenant_id, tree_size) VALUES ($1, 1)
+    ON CONFLICT (tenant_id) DO UPDATE SET tree_size = ledger_logs.tree_size + 1
+    RETURNING tree_size - 1 AS leaf_index)
+INSERT INTO ledger_leaves (tenant_id, leaf_index, event_id, leaf_hash, salt)
+SELECT $1, leaf_index, $2, $3, $4 FROM ledger";
 
 #[derive(QueryableByName)]
 struct Verified {
@@ -514,6 +530,8 @@ async fn commit_unlimited_verification(
         Value::SmallInt(i16::from(usage_shard(record))),
         Value::MaybeText(certificate.and_then(|c| c.app_name.clone())),
         Value::MaybeText(certificate.and_then(|c| c.operator_name.clone())),
+        Value::MaybeBytes(Some(record.ledger_leaf.leaf_hash.to_vec())),
+        Value::MaybeBytes(Some(record.ledger_leaf.salt.to_vec())),
     ];
     let row: Verified = Statement::new(VERIFY_UNLIMITED_SQL, values)
         .get_result(conn)
@@ -619,7 +637,17 @@ impl EventStore for PgStore {
                     }
                 };
                 let delivery = diesel::insert_into(webhook_deliveries::table).values(&delivery).execute(&mut shared);
-                try_join3(certificate, delivery, count_usage(shared, record)).await?;
+                let leaf = Statement::new(
+                    APPEND_LEAF_SQL,
+                    vec![
+                        Value::Uuid(*event.tenant_id.as_uuid()),
+                        Value::Uuid(*event.id.as_uuid()),
+                        Value::MaybeBytes(Some(record.ledger_leaf.leaf_hash.to_vec())),
+                        Value::MaybeBytes(Some(record.ledger_leaf.salt.to_vec())),
+                    ],
+                )
+                .execute(&mut shared);
+                try_join4(certificate, delivery, count_usage(shared, record), leaf).await?;
                 Ok(())
             })
             .await;

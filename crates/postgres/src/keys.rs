@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 use crate::PgStore;
 use crate::convert::{hash32, ts};
 use crate::errors::{corrupt, from_diesel};
-use crate::schema::{apps, server_keys, signing_identities};
+use crate::schema::{apps, ledger_keys, server_keys, signing_identities};
 
 /// Serializes the first start of several instances, so exactly one key becomes current.
 const KEYRING_LOCK: i64 = 0x636c_6963_6b6b_6579; // "clickkey"
@@ -126,6 +126,7 @@ impl KeyStore for PgStore {
 pub struct ResealCounts {
     pub server_keys: usize,
     pub signing_keys: usize,
+    pub ledger_keys: usize,
     pub webhook_secrets: usize,
 }
 
@@ -189,6 +190,17 @@ async fn reseal_in(
             .execute(conn)
             .await?;
         counts.signing_keys += 1;
+    }
+
+    let ledger: Vec<(String, Vec<u8>)> = ledger_keys::table
+        .select((ledger_keys::id, ledger_keys::private_key_sealed))
+        .for_update()
+        .load(conn)
+        .await?;
+    for (id, sealed) in ledger {
+        let resealed = reseal(SealedSecret::LedgerKey { sealed: &sealed })?;
+        diesel::update(ledger_keys::table.find(id)).set(ledger_keys::private_key_sealed.eq(resealed)).execute(conn).await?;
+        counts.ledger_keys += 1;
     }
 
     let secrets: Vec<(uuid::Uuid, Vec<u8>)> =

@@ -14,6 +14,7 @@ mod audit;
 mod demo;
 mod events;
 mod keys;
+mod ledger;
 mod limits;
 mod signing;
 mod templates;

@@ -259,3 +259,51 @@ diesel::table! {
         replaced_at -> Nullable<Timestamptz>,
     }
 }
+
+diesel::table! {
+    ledger_logs (tenant_id) {
+        tenant_id -> Uuid,
+        tree_size -> Int8,
+    }
+}
+
+diesel::table! {
+    ledger_leaves (tenant_id, leaf_index) {
+        tenant_id -> Uuid,
+        leaf_index -> Int8,
+        event_id -> Uuid,
+        leaf_hash -> Bytea,
+        salt -> Nullable<Bytea>,
+    }
+}
+
+diesel::table! {
+    ledger_frontiers (tenant_id) {
+        tenant_id -> Uuid,
+        tree_size -> Int8,
+        frontier -> Bytea,
+    }
+}
+
+diesel::table! {
+    ledger_tree_heads (tenant_id, tree_size) {
+        tenant_id -> Uuid,
+        tree_size -> Int8,
+        root_hash -> Bytea,
+        signed_at -> Timestamptz,
+        signature -> Bytea,
+        key_id -> Text,
+    }
+}
+
+diesel::table! {
+    ledger_keys (id) {
+        id -> Text,
+        private_key_sealed -> Bytea,
+        public_key_der -> Bytea,
+        is_current -> Bool,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(ledger_logs, ledger_leaves, ledger_frontiers, ledger_tree_heads);

@@ -21,6 +21,7 @@ contract_test!(template_store, contract::template_store_contract);
 contract_test!(event_store, contract::event_store_contract);
 contract_test!(rate_limit_store, contract::rate_limit_store_contract);
 contract_test!(key_store, contract::key_store_contract);
+contract_test!(ledger_store, contract::ledger_store_contract);
 contract_test!(audit_log, contract::audit_log_contract);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

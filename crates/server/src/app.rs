@@ -176,7 +176,8 @@ pub(crate) async fn serve(
     });
     let metrics = web::Data::new(Metrics::default());
     let (stop_background, stopped) = watch::channel(false);
-    let purge = tokio::spawn(purge_rate_limits(store.clone(), stopped));
+    let purge = tokio::spawn(purge_rate_limits(store.clone(), stopped.clone()));
+    let tree_heads = tokio::spawn(sign_tree_heads(state.service.clone(), stopped));
 
     let http_store = store.clone();
     let server = HttpServer::new(move || {
@@ -213,6 +214,7 @@ pub(crate) async fn serve(
     }
     listener.stop();
     let _ = purge.await;
+    let _ = tree_heads.await;
     tracing::info!("stopped");
     Ok(())
 }
@@ -253,6 +255,25 @@ async fn metrics(
         text.push_str(&crate::metrics::render_webhooks(&stats));
     }
     HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(text)
+}
+
+/// How often each instance signs new tree heads for the evidence ledgers that grew.
+const TREE_HEAD_INTERVAL: Duration = Duration::from_secs(2);
+
+/// The ledger's tree-head task: every couple of seconds, a signed tree head for each tenant whose
+/// log grew. Instances share the work (a tenant being signed by one is skipped by the others).
+async fn sign_tree_heads(service: ClickwrapService, mut stop: watch::Receiver<bool>) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(TREE_HEAD_INTERVAL) => {}
+            _ = stop.changed() => return,
+        }
+        match service.sign_tree_heads().await {
+            Ok(0) => {}
+            Ok(signed) => tracing::debug!(signed, "signed ledger tree heads"),
+            Err(error) => tracing::warn!(%error, "signing ledger tree heads failed"),
+        }
+    }
 }
 
 /// Every ten minutes: old rate-limit windows and idle console sessions are deleted.

@@ -66,6 +66,7 @@ pub(crate) async fn reseal_everything(store: &PgStore, master: &MasterKeys) -> R
         "masterKeyId": master.current_id().as_str(),
         "serverKeys": counts.server_keys,
         "signingKeys": counts.signing_keys,
+        "ledgerKeys": counts.ledger_keys,
         "webhookSecrets": counts.webhook_secrets,
     }))
 }

@@ -347,7 +347,8 @@ impl ClickwrapService {
         let webhook_active = app.webhook_url.is_some() && app.webhook_enabled;
         let delivery = outbox_entry(DeliveryId::from_uuid(self.new_uuid()), &event, webhook_active, now);
         let certificate_sha256 = certificate.as_ref().map(|c| c.sha256);
-        let record = VerificationRecord { event, certificate, delivery, quota, period };
+        let ledger_leaf = crate::ledger::service::leaf_of(&event, certificate_sha256.as_ref(), &*self.ports.random)?;
+        let record = VerificationRecord { event, certificate, delivery, quota, period, ledger_leaf };
         match self.ports.events.commit_verification(&record).await {
             Ok(()) => Ok(VerifiedEvent { event: record.event, certificate_sha256 }),
             Err(CommitVerificationError::AlreadyVerified(_)) => {

@@ -17,7 +17,8 @@ use crate::content::sanitize::SanitizedHtml;
 use crate::keys::{KeyId, MasterKey, MasterKeys, SecretKey, server_key_binding};
 use crate::limits::quota::QuotaPeriod;
 use crate::limits::rate::{RateLimitKey, RateLimitedRoute};
-use crate::ports::{StoredCertificate, StoredKeyMaterial, StoredServerKey, VerificationRecord};
+use crate::ledger::leaf::SALT_LEN;
+use crate::ports::{LedgerLeaf, StoredCertificate, StoredKeyMaterial, StoredServerKey, VerificationRecord};
 use crate::secrets::{OperatorToken, SecretHash};
 use crate::templates::customizations::{
     AgreementMode, ButtonStyle, Buttons, Color, Customizations, TextOverrides, Theme,
@@ -331,7 +332,16 @@ pub fn verification(event: &ClickwrapEvent, verified_at: Timestamp, quota: Optio
     verified.verify(verified_at).expect("the fixture event is unverified");
     let certificate = (verified.status == EventStatus::Accepted).then(|| certificate(&verified));
     let delivery = delivery(&verified, true, verified_at);
-    VerificationRecord { event: verified, certificate, delivery, quota, period: QuotaPeriod::containing(verified_at) }
+    let mut salt = [0; SALT_LEN];
+    salt.copy_from_slice(&random32()[..SALT_LEN]);
+    VerificationRecord {
+        event: verified,
+        certificate,
+        delivery,
+        quota,
+        period: QuotaPeriod::containing(verified_at),
+        ledger_leaf: LedgerLeaf { leaf_hash: random32(), salt },
+    }
 }
 
 /// A certificate for a verified event, created when it was verified.

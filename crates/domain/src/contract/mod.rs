@@ -25,6 +25,7 @@ mod apps;
 mod audit;
 mod events;
 mod keys;
+mod ledger;
 mod rate_limits;
 mod templates;
 mod tenants;
@@ -37,11 +38,14 @@ pub use apps::app_store_contract;
 pub use audit::audit_log_contract;
 pub use events::event_store_contract;
 pub use keys::key_store_contract;
+pub use ledger::ledger_store_contract;
 pub use rate_limits::rate_limit_store_contract;
 pub use templates::template_store_contract;
 pub use tenants::tenant_store_contract;
 
-use crate::ports::{AppStore, AuditLogStore, EventStore, KeyStore, RateLimitStore, TemplateStore, TenantStore};
+use crate::ports::{
+    AppStore, AuditLogStore, EventStore, KeyStore, LedgerStore, RateLimitStore, TemplateStore, TenantStore,
+};
 
 /// The storage ports under test. They may all be one adapter ([`Stores::of`]) or several.
 #[derive(Debug, Clone, Copy)]
@@ -52,6 +56,7 @@ pub struct Stores<'a> {
     pub events: &'a dyn EventStore,
     pub rate_limits: &'a dyn RateLimitStore,
     pub keys: &'a dyn KeyStore,
+    pub ledger: &'a dyn LedgerStore,
     pub audit: &'a dyn AuditLogStore,
 }
 
@@ -59,7 +64,7 @@ impl<'a> Stores<'a> {
     /// Every port from one adapter that implements them all.
     pub fn of<S>(store: &'a S) -> Self
     where
-        S: TenantStore + AppStore + TemplateStore + EventStore + RateLimitStore + KeyStore + AuditLogStore,
+        S: TenantStore + AppStore + TemplateStore + EventStore + RateLimitStore + KeyStore + LedgerStore + AuditLogStore,
     {
         Self {
             tenants: store,
@@ -68,6 +73,7 @@ impl<'a> Stores<'a> {
             events: store,
             rate_limits: store,
             keys: store,
+            ledger: store,
             audit: store,
         }
     }
@@ -81,6 +87,7 @@ pub async fn all(stores: &Stores<'_>) {
     event_store_contract(stores).await;
     rate_limit_store_contract(stores).await;
     key_store_contract(stores).await;
+    ledger_store_contract(stores).await;
     audit_log_contract(stores).await;
 }
 

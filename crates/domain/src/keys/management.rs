@@ -29,6 +29,8 @@ pub enum KeyringError {
     Unreadable { key_id: KeyId, reason: OpenSecretError },
     #[error("there is no current server key")]
     NoCurrentKey,
+    #[error("the ledger key cannot be prepared: {0}")]
+    LedgerKey(String),
 }
 
 /// A server key as `server-keys list` shows it.
@@ -147,6 +149,7 @@ impl SealedSecret<'_> {
         match self {
             SealedSecret::ServerKey { id, .. } => format!("server key {id}"),
             SealedSecret::SigningKey { .. } => "a certificate signing key".to_owned(),
+            SealedSecret::LedgerKey { .. } => "a ledger key".to_owned(),
             SealedSecret::WebhookSecret { app_id, .. } => format!("the webhook signing secret of app {app_id}"),
         }
     }
@@ -163,6 +166,9 @@ pub enum ResealError {
 
 /// Ties the sealed private key of a certificate signing identity to its purpose.
 pub const SIGNING_KEY_BINDING: &[u8] = b"clickwrap/certificate-signing-key";
+
+/// Ties the sealed private key of the ledger to its purpose.
+pub const LEDGER_KEY_BINDING: &[u8] = b"clickwrap/ledger-signing-key";
 
 /// Opens stored secrets with the master keys (or, for a database made before master keys, with
 /// the server keys that sealed them then) and seals them again with the current master key.
@@ -192,6 +198,9 @@ impl<'a> Resealer<'a> {
             SealedSecret::ServerKey { id, material } => {
                 let bytes = open_material(id, material, self.master).map_err(|error| unreadable(id, error))?;
                 (bytes.to_vec(), server_key_binding(id))
+            }
+            SealedSecret::LedgerKey { sealed } => {
+                (self.open(&secret, sealed, LEDGER_KEY_BINDING)?, LEDGER_KEY_BINDING.to_vec())
             }
             SealedSecret::SigningKey { sealed } => {
                 (self.open(&secret, sealed, SIGNING_KEY_BINDING)?, SIGNING_KEY_BINDING.to_vec())

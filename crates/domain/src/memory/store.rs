@@ -10,11 +10,14 @@ use crate::consent::cursor::EventPosition;
 use crate::consent::models::{Action, ClickwrapEvent, EventFilter, EventStatus};
 use crate::consent::queries::EventDetails;
 use crate::keys::KeyId;
+use crate::ledger::merkle::{self, Hash};
+use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::{QuotaPeriod, quota_allows};
 use crate::limits::rate::RateLimitKey;
 use crate::ports::{
     AppStore, AuditLogStore, CommitVerificationError, DailyCount, EventStore, InsertVersionError, KeyStore,
-    RateLimitStore, StorageError, StoredCertificate, StoredServerKey, TemplateStore, TenantStore, VerificationRecord,
+    LedgerStore, RateLimitStore, StorageError, StoredCertificate, StoredLeaf, StoredLedgerKey, StoredServerKey,
+    TreeHeadSigner, TemplateStore, TenantStore, VerificationRecord,
 };
 use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
@@ -47,6 +50,16 @@ pub(super) struct State {
     rate_counts: HashMap<(RateLimitKey, Timestamp), u64>,
     /// Current first, then newest first, as the port returns them.
     server_keys: Vec<StoredServerKey>,
+    ledger: MemoryLedger,
+}
+
+/// The evidence ledger as the memory store keeps it.
+#[derive(Debug, Default)]
+struct MemoryLedger {
+    key: Option<StoredLedgerKey>,
+    logs: HashMap<TenantId, Vec<(EventId, StoredLeaf)>>,
+    /// Every tree head, oldest first.
+    heads: HashMap<TenantId, Vec<SignedTreeHead>>,
 }
 
 /// A token as the memory store keeps it: the record, its last use, whether it was revoked.
@@ -373,6 +386,12 @@ impl EventStore for MemoryStore {
             state.certificates.insert(certificate.event_id, certificate.clone());
         }
         state.deliveries.push(record.delivery.clone());
+        let log = state.ledger.logs.entry(event.tenant_id).or_default();
+        let leaf_index = u64::try_from(log.len()).unwrap_or(u64::MAX);
+        log.push((
+            event.id,
+            StoredLeaf { leaf_index, leaf_hash: record.ledger_leaf.leaf_hash, salt: Some(record.ledger_leaf.salt) },
+        ));
         Ok(())
     }
 
@@ -563,5 +582,67 @@ impl KeyStore for MemoryStore {
         let before = state.server_keys.len();
         state.server_keys.retain(|key| key.is_current || key.id != *id);
         Ok(state.server_keys.len() < before)
+    }
+}
+
+#[async_trait]
+impl LedgerStore for MemoryStore {
+    async fn ensure_ledger_key(&self, candidate: &StoredLedgerKey) -> Result<StoredLedgerKey, StorageError> {
+        Ok(self.state().ledger.key.get_or_insert_with(|| candidate.clone()).clone())
+    }
+
+    async fn tenants_with_unsigned_leaves(&self, limit: usize) -> Result<Vec<TenantId>, StorageError> {
+        let state = self.state();
+        let ledger = &state.ledger;
+        let signed = |tenant: &TenantId| ledger.heads.get(tenant).and_then(|h| h.last()).map_or(0, |h| h.head.tree_size);
+        Ok(ledger
+            .logs
+            .iter()
+            .filter(|(tenant, log)| u64::try_from(log.len()).unwrap_or(u64::MAX) > signed(tenant))
+            .map(|(tenant, _)| *tenant)
+            .take(limit)
+            .collect())
+    }
+
+    async fn advance_tree_head(
+        &self,
+        tenant: TenantId,
+        sign: &TreeHeadSigner<'_>,
+        now: Timestamp,
+    ) -> Result<Option<SignedTreeHead>, StorageError> {
+        let mut state = self.state();
+        let hashes: Vec<Hash> =
+            state.ledger.logs.get(&tenant).map(|log| log.iter().map(|(_, leaf)| leaf.leaf_hash).collect()).unwrap_or_default();
+        let size = u64::try_from(hashes.len()).unwrap_or(u64::MAX);
+        let heads = state.ledger.heads.entry(tenant).or_default();
+        if heads.last().is_some_and(|last| last.head.tree_size >= size) {
+            return Ok(None);
+        }
+        let signed = sign(&TreeHead { tree_size: size, root_hash: merkle::root(&hashes), timestamp: now })?;
+        heads.push(signed.clone());
+        Ok(Some(signed))
+    }
+
+    async fn latest_tree_head(&self, tenant: TenantId) -> Result<Option<SignedTreeHead>, StorageError> {
+        Ok(self.state().ledger.heads.get(&tenant).and_then(|heads| heads.last().cloned()))
+    }
+
+    async fn ledger_leaf(&self, tenant: TenantId, event: EventId) -> Result<Option<StoredLeaf>, StorageError> {
+        Ok(self
+            .state()
+            .ledger
+            .logs
+            .get(&tenant)
+            .and_then(|log| log.iter().find(|(id, _)| *id == event).map(|(_, leaf)| *leaf)))
+    }
+
+    async fn leaf_hashes(&self, tenant: TenantId, size: u64) -> Result<Vec<Hash>, StorageError> {
+        let state = self.state();
+        let log = state.ledger.logs.get(&tenant).map(Vec::as_slice).unwrap_or_default();
+        Ok(log.iter().take(usize::try_from(size).unwrap_or(usize::MAX)).map(|(_, leaf)| leaf.leaf_hash).collect())
+    }
+
+    async fn ledger_size(&self, tenant: TenantId) -> Result<u64, StorageError> {
+        Ok(self.state().ledger.logs.get(&tenant).map_or(0, |log| u64::try_from(log.len()).unwrap_or(u64::MAX)))
     }
 }

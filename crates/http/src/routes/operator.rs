@@ -23,6 +23,8 @@ pub(super) fn configure(config: &mut web::ServiceConfig) {
             resource("/apps/{appId}", "GET, PATCH").route(web::get().to(get_app)).route(web::patch().to(update_app)),
         )
         .service(resource("/apps/{appId}/app-key", "POST").route(web::post().to(regenerate_app_key)))
+        .service(resource("/ledger/tree-head", "GET").route(web::get().to(ledger_tree_head)))
+        .service(resource("/ledger/consistency", "GET").route(web::get().to(ledger_consistency)))
         .service(resource("/apps/{appId}/webhook-signing-secret", "POST").route(web::post().to(rotate_webhook_secret)))
         .service(resource("/apps/{appId}/webhook-deliveries", "GET").route(web::get().to(list_deliveries)))
         .service(resource("/webhook-deliveries/{deliveryId}/redeliver", "POST").route(web::post().to(redeliver)))
@@ -308,6 +310,31 @@ async fn disable_template(
 // ---------------------------------------------------------------------------------------------
 
 /// `GET /usage`: the quota and the verified events of the current period.
+/// `GET /ledger/tree-head`: the newest signed tree head of the tenant's evidence ledger.
+async fn ledger_tree_head(
+    state: web::Data<ApiState>,
+    SignedInOperator(operator): SignedInOperator,
+) -> ApiResult<HttpResponse> {
+    let head = state.service.latest_tree_head(operator.tenant.id).await?;
+    Ok(ok(&wire::ledger::tree_head(&head)))
+}
+
+/// `GET /ledger/consistency?from=N&to=M`: the RFC 9162 consistency proof between two sizes.
+async fn ledger_consistency(
+    state: web::Data<ApiState>,
+    request: HttpRequest,
+    SignedInOperator(operator): SignedInOperator,
+) -> ApiResult<HttpResponse> {
+    let query = QueryParams::parse(request.query_string());
+    let size = |name: &str| {
+        query
+            .parsed(name, |text| text.parse::<u64>().map_err(|_| "must be a whole number"))?
+            .ok_or_else(|| ApiError::invalid_field(name, "is required"))
+    };
+    let proof = state.service.consistency_proof(operator.tenant.id, size("from")?, size("to")?).await?;
+    Ok(ok(&wire::ledger::consistency(&proof)))
+}
+
 async fn usage(state: web::Data<ApiState>, SignedInOperator(operator): SignedInOperator) -> ApiResult<HttpResponse> {
     let usage = state.service.usage(&operator.tenant).await?;
     Ok(ok(&wire::operator::usage(&usage)))

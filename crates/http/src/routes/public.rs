@@ -43,6 +43,12 @@ pub(super) fn configure(config: &mut web::ServiceConfig) {
                 .wrap(from_fn(cors))
                 .route(web::get().to(signing_certificate))
                 .route(web::method(actix_web::http::Method::OPTIONS).to(HttpResponse::NoContent)),
+        )
+        .service(
+            resource("/ledger-key", "GET, OPTIONS")
+                .wrap(from_fn(cors))
+                .route(web::get().to(ledger_key))
+                .route(web::method(actix_web::http::Method::OPTIONS).to(HttpResponse::NoContent)),
         );
 }
 
@@ -131,6 +137,14 @@ async fn customizations(state: web::Data<ApiState>, request: HttpRequest) -> Api
     let (customizations, _, texts) =
         state.service.clickwrap_customizations(&app, template_id(&query)?, &language(&query)?).await?;
     Ok(with_rate_headers(ok(&wire::customizations(&customizations, &texts)), &decision))
+}
+
+/// `GET /ledger-key`: the public key (PEM) that verifies the evidence ledger's tree heads.
+async fn ledger_key(state: web::Data<ApiState>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/x-pem-file")
+        .insert_header(("cache-control", "public, max-age=3600"))
+        .body(state.service.ledger_public_key_pem())
 }
 
 /// `GET /signing-certificate`: the X.509 certificate that signs Certificates of Acceptance.

@@ -20,6 +20,7 @@ pub(super) fn configure(config: &mut web::ServiceConfig) {
         .service(resource("/clickwrap-events/{clickwrapEventId}/details", "GET").route(web::get().to(details)))
         .service(resource("/clickwrap-events/{clickwrapEventId}/certificate", "GET").route(web::get().to(certificate)))
         .service(resource("/clickwrap-events/{clickwrapEventId}/agreement", "GET").route(web::get().to(agreement)))
+        .service(resource("/clickwrap-events/{clickwrapEventId}/proof", "GET").route(web::get().to(proof)))
         .service(resource("/clickwraps/re-accept", "POST").route(web::post().to(re_accept)))
         .service(resource("/clickwraps/{endUserId}/status", "GET").route(web::get().to(status)))
         .service(resource("/clickwrap-templates", "GET").route(web::get().to(templates)));
@@ -91,6 +92,16 @@ async fn agreement(
 ) -> ApiResult<HttpResponse> {
     let (event, pdf_bytes) = state.service.agreement(app.tenant_id, event_id(&path)?).await?;
     Ok(pdf(&format!("agreement-{}.pdf", event.id), pdf_bytes))
+}
+
+/// `GET /clickwrap-events/{id}/proof`: the event's inclusion proof in its tenant's evidence ledger.
+async fn proof(
+    state: web::Data<ApiState>,
+    AuthenticatedApp(app): AuthenticatedApp,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let proof = state.service.inclusion_proof(&app, event_id(&path)?).await?;
+    Ok(ok(&wire::ledger::inclusion(&proof)))
 }
 
 pub(crate) fn pdf(filename: &str, bytes: Vec<u8>) -> HttpResponse {

@@ -2,6 +2,7 @@
 //! written out field by field here, so a domain type never reaches the wire by accident.
 
 pub(crate) mod events;
+pub(crate) mod ledger;
 pub(crate) mod operator;
 pub(crate) mod public;
 
