@@ -1,0 +1,3 @@
+//! The evidence ledger (placeholder; documented below once all parts exist).
+
+pub mod merkle;
