@@ -1,3 +1,4 @@
 //! The evidence ledger (placeholder; documented below once all parts exist).
 
+pub mod canonical;
 pub mod merkle;
