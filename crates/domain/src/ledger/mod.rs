@@ -1,4 +1,5 @@
 //! The evidence ledger (placeholder; documented below once all parts exist).
 
 pub mod canonical;
+pub mod leaf;
 pub mod merkle;
