@@ -3,3 +3,4 @@
 pub mod canonical;
 pub mod leaf;
 pub mod merkle;
+pub mod tree_head;
