@@ -235,11 +235,12 @@ pub fn verify_consistency(old_size: u64, new_size: u64, old_root: &Hash, new_roo
     if old_size > new_size {
         return false;
     }
+    if old_size == 0 {
+        let empty = empty_root();
+        return proof.is_empty() && *old_root == empty && (new_size > 0 || *new_root == empty);
+    }
     if old_size == new_size {
         return proof.is_empty() && old_root == new_root;
-    }
-    if old_size == 0 {
-        return proof.is_empty() && *old_root == empty_root();
     }
     let Some((first, rest)) = proof.split_first() else { return false };
     // When the old tree is a perfect subtree of the new one, its root is the proof's implicit start.
@@ -584,6 +585,7 @@ mod tests {
         assert!(!verify_consistency(0, 8, &root1, &root8, &[]));
         assert!(!verify_consistency(0, 8, &empty_root(), &root8, &[empty_root()]));
         assert!(!verify_consistency(0, 0, &empty_root(), &root1, &[]));
+        assert!(!verify_consistency(0, 0, &root1, &root1, &[]));
         // A tree never shrinks.
         assert!(!verify_consistency(8, 1, &root8, &root1, &[]));
         assert!(!verify_consistency(1, 0, &root1, &empty_root(), &[]));
