@@ -43,8 +43,7 @@ pub fn empty_root() -> Hash {
 
 /// The largest power of two strictly below `n` (`n >= 2`): where RFC 9162 splits a tree.
 fn split_point(n: usize) -> usize {
-    let below = n.saturating_sub(1);
-    if below == 0 { 0 } else { 1 << (usize::BITS - 1 - below.leading_zeros()) }
+    n.saturating_sub(1).checked_ilog2().map_or(0, |exponent| 1 << exponent)
 }
 
 /// The tree's two parts at the RFC 9162 split, for a tree of at least two leaves.
