@@ -10,6 +10,7 @@ pub mod apps;
 pub mod audit;
 pub mod consent;
 pub mod content;
+pub mod ledger;
 pub mod limits;
 pub mod templates;
 pub mod tenants;
