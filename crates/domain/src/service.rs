@@ -142,7 +142,8 @@ impl ClickwrapService {
     /// Loads the server keyring with the master keys, creating it on the very first start.
     pub async fn start(mut ports: Ports, settings: Settings, master: MasterKeys) -> Result<Self, KeyringError> {
         let keys = load_keyring(&*ports.keys, &*ports.random, &master, ports.clock.now()).await?;
-        let ledger_key = Arc::new(crate::ledger::service::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
+        let ledger_key =
+            Arc::new(crate::ledger::service::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
         let caches = ServingCaches::new(settings.serving_cache_ttl);
         ports.apps = Arc::new(AppsForgetOnWrite { inner: ports.apps, cache: caches.apps.clone() });
         ports.templates = Arc::new(TemplatesForgetOnWrite { inner: ports.templates, cache: caches.templates.clone() });

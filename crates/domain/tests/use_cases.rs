@@ -796,14 +796,30 @@ async fn every_verified_event_is_in_its_tenants_ledger_with_proofs_that_verify()
         assert_eq!(proof.leaf_index, index as u64, "accepted and declined events alike, in order");
         let head = &proof.tree_head.head;
         assert_eq!(head.tree_size, 3);
-        assert!(merkle::verify_inclusion(&proof.leaf_hash, proof.leaf_index, head.tree_size, &proof.audit_path, &head.root_hash));
+        assert!(merkle::verify_inclusion(
+            &proof.leaf_hash,
+            proof.leaf_index,
+            head.tree_size,
+            &proof.audit_path,
+            &head.root_hash
+        ));
         assert!(verify_tree_head(head, &proof.tree_head.signature, &public_key), "signed with the published key");
         let mut forged = proof.leaf_hash;
         forged[0] ^= 1;
-        assert!(!merkle::verify_inclusion(&forged, proof.leaf_index, head.tree_size, &proof.audit_path, &head.root_hash));
+        assert!(!merkle::verify_inclusion(
+            &forged,
+            proof.leaf_index,
+            head.tree_size,
+            &proof.audit_path,
+            &head.root_hash
+        ));
     }
     assert_eq!(w.service.inclusion_proof(&op.app, unverified.event.id).await, Err(ProofError::NotInLedger));
-    assert_eq!(w.service.inclusion_proof(&other.app, events[0]).await, Err(ProofError::NotInLedger), "another tenant's");
+    assert_eq!(
+        w.service.inclusion_proof(&other.app, events[0]).await,
+        Err(ProofError::NotInLedger),
+        "another tenant's"
+    );
 
     // The log grows; the old head stays provably a prefix of the new one.
     let old = w.service.latest_tree_head(op.tenant.id).await.unwrap();
@@ -816,7 +832,10 @@ async fn every_verified_event_is_in_its_tenants_ledger_with_proofs_that_verify()
     assert_eq!((consistency.from_root, consistency.to_root), (old.head.root_hash, new.head.root_hash));
     assert!(merkle::verify_consistency(3, 4, &old.head.root_hash, &new.head.root_hash, &consistency.consistency_path));
     for (from, to) in [(0, 4), (4, 3), (1, 5)] {
-        assert!(matches!(w.service.consistency_proof(op.tenant.id, from, to).await, Err(ProofError::SizesOutOfRange { size: 4 })));
+        assert!(matches!(
+            w.service.consistency_proof(op.tenant.id, from, to).await,
+            Err(ProofError::SizesOutOfRange { size: 4 })
+        ));
     }
     // A tenant without verified events has an empty, signed log.
     let empty = w.service.latest_tree_head(other.tenant.id).await.unwrap();

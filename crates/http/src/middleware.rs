@@ -128,8 +128,12 @@ enum Produces {
 
 fn produces(path: &str) -> Produces {
     let api = path.starts_with(crate::PUBLIC_PREFIX) || path.starts_with(crate::OPERATOR_PREFIX);
-    // The export's format is chosen by its `format` parameter, not by `Accept`.
-    if !api || path.ends_with("/signing-certificate") || path.ends_with("/events/export") {
+    // The export's format is chosen by its `format` parameter, not by `Accept`; the PEM keys are PEM.
+    if !api
+        || path.ends_with("/signing-certificate")
+        || path.ends_with("/ledger-key")
+        || path.ends_with("/events/export")
+    {
         Produces::Other
     } else if path.ends_with("/certificate") || path.ends_with("/agreement") {
         Produces::Pdf

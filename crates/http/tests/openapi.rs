@@ -241,12 +241,13 @@ fn every_operation_documents_its_parameters_and_the_errors_it_can_answer() {
             if !is_api_path(&path) || method == "options" {
                 continue;
             }
-            if path != format!("{PUBLIC_PREFIX}/signing-certificate") {
+            // The two PEM documents are served from memory.
+            let static_pem = [format!("{PUBLIC_PREFIX}/signing-certificate"), format!("{PUBLIC_PREFIX}/ledger-key")];
+            if !static_pem.contains(&path) {
                 assert!(has("503"), "{name}: 503 (storage unavailable) is not documented");
             }
             // The export's media type is chosen by its `format` parameter, not by `Accept`.
-            let negotiated =
-                path != format!("{PUBLIC_PREFIX}/signing-certificate") && !path.ends_with("/events/export");
+            let negotiated = !static_pem.contains(&path) && !path.ends_with("/events/export");
             assert_eq!(has("406"), negotiated, "{name}: 406 (Accept negotiation) documented exactly where answered");
             assert!(has("500"), "{name}: 500 is not documented");
             let security = op["security"].to_string();
@@ -758,6 +759,21 @@ async fn the_answers_of_a_whole_consent_flow_match_the_documented_schemas() {
     documented(&h, &doc, &details, "get", get(&format!("{v1}/clickwrap-events/{unknown}/details")).app(&op))
         .await
         .expect(404);
+    let proof = format!("{v1}/clickwrap-events/{{clickwrapEventId}}/proof");
+    for id in [accepted_id, declined_id] {
+        documented(&h, &doc, &proof, "get", get(&format!("{v1}/clickwrap-events/{id}/proof")).app(&op))
+            .await
+            .expect(200);
+    }
+    documented(&h, &doc, &proof, "get", get(&format!("{v1}/clickwrap-events/{unknown}/proof")).app(&op))
+        .await
+        .expect(404);
+    documented(&h, &doc, &format!("{v1}/ledger-key"), "get", get(&format!("{v1}/ledger-key"))).await.expect(200);
+    let consistency = "/operator/v1/ledger/consistency";
+    let bearer = ("authorization", format!("Bearer {}", op.token));
+    documented(&h, &doc, consistency, "get", get(&format!("{consistency}?from=1&to=2")).insert_header(bearer))
+        .await
+        .expect(200);
     let certificate = format!("{v1}/clickwrap-events/{{clickwrapEventId}}/certificate");
     let pdf = documented(
         &h,
@@ -903,6 +919,14 @@ async fn the_answers_of_the_operator_api_match_the_documented_schemas() {
 
     let usage = format!("{o}/usage");
     documented(&h, &doc, &usage, "get", call("get", &usage, None)).await.expect(200);
+    let tree_head = format!("{o}/ledger/tree-head");
+    documented(&h, &doc, &tree_head, "get", call("get", &tree_head, None)).await.expect(200);
+    let consistency = format!("{o}/ledger/consistency");
+    // This tenant's log is empty, so there are no sizes to prove (a proof is checked with the
+    // public API's verified events).
+    documented(&h, &doc, &consistency, "get", call("get", &format!("{consistency}?from=1&to=1"), None))
+        .await
+        .expect(400);
     let events = format!("{o}/events");
     documented(&h, &doc, &events, "get", call("get", &format!("{events}?limit=5"), None)).await.expect(200);
     documented(&h, &doc, &events, "get", call("get", &format!("{events}?clickwrapEventStatus=MAYBE"), None))

@@ -192,14 +192,14 @@ async fn reseal_in(
         counts.signing_keys += 1;
     }
 
-    let ledger: Vec<(String, Vec<u8>)> = ledger_keys::table
-        .select((ledger_keys::id, ledger_keys::private_key_sealed))
-        .for_update()
-        .load(conn)
-        .await?;
+    let ledger: Vec<(String, Vec<u8>)> =
+        ledger_keys::table.select((ledger_keys::id, ledger_keys::private_key_sealed)).for_update().load(conn).await?;
     for (id, sealed) in ledger {
         let resealed = reseal(SealedSecret::LedgerKey { sealed: &sealed })?;
-        diesel::update(ledger_keys::table.find(id)).set(ledger_keys::private_key_sealed.eq(resealed)).execute(conn).await?;
+        diesel::update(ledger_keys::table.find(id))
+            .set(ledger_keys::private_key_sealed.eq(resealed))
+            .execute(conn)
+            .await?;
         counts.ledger_keys += 1;
     }
 

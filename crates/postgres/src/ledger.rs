@@ -13,7 +13,10 @@ use time::OffsetDateTime;
 use crate::PgStore;
 use crate::convert::{hash32, limit_i64, ts};
 use crate::errors::{corrupt, from_diesel};
-use crate::schema::{ledger_frontiers as frontiers, ledger_keys, ledger_leaves as leaves, ledger_logs as logs, ledger_tree_heads as heads};
+use crate::schema::{
+    ledger_frontiers as frontiers, ledger_keys, ledger_leaves as leaves, ledger_logs as logs,
+    ledger_tree_heads as heads,
+};
 
 /// Serializes the first start of several instances, so exactly one ledger key becomes current.
 const LEDGER_KEY_LOCK: i64 = 0x636c_6963_6b6c_6467; // "clickldg"
@@ -93,7 +96,11 @@ impl LedgerStore for PgStore {
         let mut conn = self.conn().await?;
         conn.transaction::<_, AdvanceError, _>(async |conn| {
             diesel::insert_into(frontiers::table)
-                .values((frontiers::tenant_id.eq(tenant_id), frontiers::tree_size.eq(0), frontiers::frontier.eq(Vec::<u8>::new())))
+                .values((
+                    frontiers::tenant_id.eq(tenant_id),
+                    frontiers::tree_size.eq(0),
+                    frontiers::frontier.eq(Vec::<u8>::new()),
+                ))
                 .on_conflict_do_nothing()
                 .execute(conn)
                 .await?;
@@ -119,7 +126,8 @@ impl LedgerStore for PgStore {
                 .limit(LEAVES_PER_HEAD)
                 .load(conn)
                 .await?;
-            let has_head = heads::table.filter(heads::tenant_id.eq(tenant_id)).count().get_result::<i64>(conn).await? > 0;
+            let has_head =
+                heads::table.filter(heads::tenant_id.eq(tenant_id)).count().get_result::<i64>(conn).await? > 0;
             if new.is_empty() && has_head {
                 return Ok(None);
             }

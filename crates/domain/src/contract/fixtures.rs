@@ -15,9 +15,9 @@ use crate::consent::models::{Action, ClickwrapEvent, EventStatus, Presentation, 
 use crate::content::hash::ContentHash;
 use crate::content::sanitize::SanitizedHtml;
 use crate::keys::{KeyId, MasterKey, MasterKeys, SecretKey, server_key_binding};
+use crate::ledger::leaf::SALT_LEN;
 use crate::limits::quota::QuotaPeriod;
 use crate::limits::rate::{RateLimitKey, RateLimitedRoute};
-use crate::ledger::leaf::SALT_LEN;
 use crate::ports::{LedgerLeaf, StoredCertificate, StoredKeyMaterial, StoredServerKey, VerificationRecord};
 use crate::secrets::{OperatorToken, SecretHash};
 use crate::templates::customizations::{

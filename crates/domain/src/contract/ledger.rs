@@ -18,7 +18,11 @@ pub async fn ledger_store_contract(stores: &Stores<'_>) {
 
 /// A stand-in signature: the head's payload itself, so a test can tell which head was signed.
 fn fake_sign(head: &TreeHead) -> Result<SignedTreeHead, StorageError> {
-    Ok(SignedTreeHead { head: head.clone(), signature: head.signed_payload().into_bytes(), key_id: "lk-test".to_owned() })
+    Ok(SignedTreeHead {
+        head: head.clone(),
+        signature: head.signed_payload().into_bytes(),
+        key_id: "lk-test".to_owned(),
+    })
 }
 
 /// `count` events of one new tenant, each verified; their records, in order.
@@ -48,16 +52,28 @@ async fn verifications_append_contiguous_leaves_per_tenant(stores: &Stores<'_>) 
         assert_eq!(leaf.leaf_index, index as u64, "ledger: leaves are numbered in verification order from 0");
         assert_eq!(leaf.leaf_hash, record.ledger_leaf.leaf_hash);
         assert_eq!(leaf.salt, Some(record.ledger_leaf.salt), "ledger: the salt is stored beside the leaf");
-        assert_eq!(stores.ledger.ledger_leaf(other, record.event.id).await.unwrap(), None, "ledger: not another tenant's");
+        assert_eq!(
+            stores.ledger.ledger_leaf(other, record.event.id).await.unwrap(),
+            None,
+            "ledger: not another tenant's"
+        );
     }
     let hashes: Vec<_> = records.iter().map(|r| r.ledger_leaf.leaf_hash).collect();
     assert_eq!(stores.ledger.leaf_hashes(tenant, 3).await.unwrap(), hashes);
     assert_eq!(stores.ledger.leaf_hashes(tenant, 2).await.unwrap(), hashes[..2].to_vec());
-    assert_eq!(stores.ledger.leaf_hashes(tenant, 10).await.unwrap(), hashes, "ledger: a longer size gives what there is");
+    assert_eq!(
+        stores.ledger.leaf_hashes(tenant, 10).await.unwrap(),
+        hashes,
+        "ledger: a longer size gives what there is"
+    );
 
     let unverified = fixtures::seed(stores).await;
     fixtures::stored_event(stores, unverified.event().build()).await;
-    assert_eq!(stores.ledger.ledger_size(unverified.tenant.id).await.unwrap(), 0, "ledger: unverified events are not in it");
+    assert_eq!(
+        stores.ledger.ledger_size(unverified.tenant.id).await.unwrap(),
+        0,
+        "ledger: unverified events are not in it"
+    );
 }
 
 async fn a_tree_head_covers_the_new_leaves_once(stores: &Stores<'_>) {
@@ -87,7 +103,8 @@ async fn a_tree_head_covers_the_new_leaves_once(stores: &Stores<'_>) {
     let record = verify_one(stores, &seed, 60).await;
     assert!(stores.ledger.tenants_with_unsigned_leaves(100_000).await.unwrap().contains(&tenant));
     let later = Timestamp::from_unix_millis(1_800_000_060_000).unwrap();
-    let grown = stores.ledger.advance_tree_head(tenant, &fake_sign, later).await.unwrap().expect("ledger: a newer head");
+    let grown =
+        stores.ledger.advance_tree_head(tenant, &fake_sign, later).await.unwrap().expect("ledger: a newer head");
     let mut all = hashes.clone();
     all.push(record.ledger_leaf.leaf_hash);
     assert_eq!(grown.head, TreeHead { tree_size: 6, root_hash: merkle::root(&all), timestamp: later });

@@ -64,7 +64,14 @@ impl<'a> Stores<'a> {
     /// Every port from one adapter that implements them all.
     pub fn of<S>(store: &'a S) -> Self
     where
-        S: TenantStore + AppStore + TemplateStore + EventStore + RateLimitStore + KeyStore + LedgerStore + AuditLogStore,
+        S: TenantStore
+            + AppStore
+            + TemplateStore
+            + EventStore
+            + RateLimitStore
+            + KeyStore
+            + LedgerStore
+            + AuditLogStore,
     {
         Self {
             tenants: store,

@@ -138,6 +138,10 @@ pub enum SealedSecret<'a> {
     SigningKey {
         sealed: &'a [u8],
     },
+    /// The private key that signs the evidence ledger's tree heads.
+    LedgerKey {
+        sealed: &'a [u8],
+    },
     WebhookSecret {
         app_id: AppId,
         sealed: &'a [u8],

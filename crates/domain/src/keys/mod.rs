@@ -11,8 +11,8 @@ mod management;
 mod master;
 
 pub use management::{
-    DeleteServerKeyError, KeyringError, LEDGER_KEY_BINDING, ResealError, Resealer, SIGNING_KEY_BINDING, SealedSecret, ServerKeyInfo,
-    delete_server_key, list_server_keys, load_keyring, rotate_server_key, server_key_binding,
+    DeleteServerKeyError, KeyringError, LEDGER_KEY_BINDING, ResealError, Resealer, SIGNING_KEY_BINDING, SealedSecret,
+    ServerKeyInfo, delete_server_key, list_server_keys, load_keyring, rotate_server_key, server_key_binding,
 };
 pub use master::{MasterKey, MasterKeys};
 

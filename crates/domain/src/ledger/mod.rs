@@ -32,6 +32,7 @@
 pub mod canonical;
 pub mod leaf;
 pub mod merkle;
+pub mod service;
 pub mod tree_head;
 
 #[cfg(test)]

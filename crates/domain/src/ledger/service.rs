@@ -101,10 +101,10 @@ impl ClickwrapService {
     /// The tenant's newest signed tree head, covering every leaf appended so far.
     pub async fn latest_tree_head(&self, tenant: TenantId) -> Result<SignedTreeHead, StorageError> {
         let size = self.ports.ledger.ledger_size(tenant).await?;
-        if let Some(head) = self.ports.ledger.latest_tree_head(tenant).await? {
-            if head.head.tree_size >= size {
-                return Ok(head);
-            }
+        if let Some(head) = self.ports.ledger.latest_tree_head(tenant).await?
+            && head.head.tree_size >= size
+        {
+            return Ok(head);
         }
         if let Some(head) = self.advance(tenant).await? {
             return Ok(head);
@@ -131,7 +131,13 @@ impl ClickwrapService {
             Some(salt) => self.evidence_record(tenant, event, &salt).await?,
             None => None,
         };
-        Ok(InclusionProof { leaf_index: leaf.leaf_index, leaf_hash: leaf.leaf_hash, audit_path, tree_head, evidence_record })
+        Ok(InclusionProof {
+            leaf_index: leaf.leaf_index,
+            leaf_hash: leaf.leaf_hash,
+            audit_path,
+            tree_head,
+            evidence_record,
+        })
     }
 
     /// The event's evidence record, rebuilt from the stored (immutable) event, its certificate and
@@ -149,13 +155,19 @@ impl ClickwrapService {
     }
 
     /// A consistency proof between two sizes of the tenant's log.
-    pub async fn consistency_proof(&self, tenant: TenantId, from: u64, to: u64) -> Result<ConsistencyProof, ProofError> {
+    pub async fn consistency_proof(
+        &self,
+        tenant: TenantId,
+        from: u64,
+        to: u64,
+    ) -> Result<ConsistencyProof, ProofError> {
         let size = self.latest_tree_head(tenant).await?.head.tree_size;
         if from == 0 || from > to || to > size {
             return Err(ProofError::SizesOutOfRange { size });
         }
         let hashes = self.ports.ledger.leaf_hashes(tenant, to).await?;
-        let old = hashes.get(..usize::try_from(from).unwrap_or(usize::MAX)).ok_or(ProofError::SizesOutOfRange { size })?;
+        let old =
+            hashes.get(..usize::try_from(from).unwrap_or(usize::MAX)).ok_or(ProofError::SizesOutOfRange { size })?;
         let consistency_path = merkle::consistency_proof(&hashes, from).ok_or(ProofError::SizesOutOfRange { size })?;
         Ok(ConsistencyProof {
             from_size: from,

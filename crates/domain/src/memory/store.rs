@@ -17,7 +17,7 @@ use crate::limits::rate::RateLimitKey;
 use crate::ports::{
     AppStore, AuditLogStore, CommitVerificationError, DailyCount, EventStore, InsertVersionError, KeyStore,
     LedgerStore, RateLimitStore, StorageError, StoredCertificate, StoredLeaf, StoredLedgerKey, StoredServerKey,
-    TreeHeadSigner, TemplateStore, TenantStore, VerificationRecord,
+    TemplateStore, TenantStore, TreeHeadSigner, VerificationRecord,
 };
 use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
@@ -594,7 +594,8 @@ impl LedgerStore for MemoryStore {
     async fn tenants_with_unsigned_leaves(&self, limit: usize) -> Result<Vec<TenantId>, StorageError> {
         let state = self.state();
         let ledger = &state.ledger;
-        let signed = |tenant: &TenantId| ledger.heads.get(tenant).and_then(|h| h.last()).map_or(0, |h| h.head.tree_size);
+        let signed =
+            |tenant: &TenantId| ledger.heads.get(tenant).and_then(|h| h.last()).map_or(0, |h| h.head.tree_size);
         Ok(ledger
             .logs
             .iter()
@@ -611,8 +612,12 @@ impl LedgerStore for MemoryStore {
         now: Timestamp,
     ) -> Result<Option<SignedTreeHead>, StorageError> {
         let mut state = self.state();
-        let hashes: Vec<Hash> =
-            state.ledger.logs.get(&tenant).map(|log| log.iter().map(|(_, leaf)| leaf.leaf_hash).collect()).unwrap_or_default();
+        let hashes: Vec<Hash> = state
+            .ledger
+            .logs
+            .get(&tenant)
+            .map(|log| log.iter().map(|(_, leaf)| leaf.leaf_hash).collect())
+            .unwrap_or_default();
         let size = u64::try_from(hashes.len()).unwrap_or(u64::MAX);
         let heads = state.ledger.heads.entry(tenant).or_default();
         if heads.last().is_some_and(|last| last.head.tree_size >= size) {
