@@ -65,6 +65,16 @@ fn bytes_of(url: &str, sql: &str) -> Vec<(String, Vec<u8>)> {
     })
 }
 
+/// Runs `demo` (as `command` prepares it), records one acceptance by `user` and stops the server:
+/// the demo's credentials and the Signature, not yet verified.
+fn signature_from_demo(mut command: std::process::Command, user: &str) -> (common::DemoCredentials, String) {
+    command.arg("demo");
+    let server = start_command(command);
+    let demo = server.demo_credentials();
+    let signature = record_acceptance(&server.address, &demo, user);
+    (demo, signature)
+}
+
 #[test]
 fn serve_without_a_master_key_refuses_to_start_and_says_how_to_make_one() {
     let db = TestDatabase::new_blocking();
@@ -176,10 +186,7 @@ fn a_database_dump_alone_yields_no_usable_secret() {
 fn server_keys_rotate_and_the_old_key_is_deleted_after_its_signatures_expire() {
     let db = TestDatabase::new_blocking();
     let url = fresh_database_url(&db);
-    let server = start(&url, "demo");
-    let demo = server.demo_credentials();
-    let before_rotation = record_acceptance(&server.address, &demo, "rotation-user-1");
-    drop(server);
+    let (_, before_rotation) = signature_from_demo(command(&url), "rotation-user-1");
 
     let listed = ok_json(run(command(&url), &["server-keys", "list"]));
     let old = listed[0]["id"].as_str().unwrap().to_owned();
@@ -242,14 +249,7 @@ fn master_key_rotate_reseals_everything_so_the_old_key_is_no_longer_needed() {
         .unwrap()
         .to_owned();
 
-    let server = start_command({
-        let mut demo = with_key_file(&url, &old_file);
-        demo.arg("demo");
-        demo
-    });
-    let demo = server.demo_credentials();
-    let signature = record_acceptance(&server.address, &demo, "master-rotation-user");
-    drop(server);
+    let (_, signature) = signature_from_demo(with_key_file(&url, &old_file), "master-rotation-user");
 
     // The new key alone cannot open what the old one sealed: refused, naming both keys.
     let refused = run(with_key_file(&url, &new_file), &["serve"]);
@@ -272,8 +272,7 @@ fn master_key_rotate_reseals_everything_so_the_old_key_is_no_longer_needed() {
         demo.arg("demo");
         demo
     });
-    let demo = server.demo_credentials();
-    assert_eq!(verify(&server.address, &demo, &signature).status, 200);
+    assert_eq!(verify(&server.address, &server.demo_credentials(), &signature).status, 200);
     drop(server);
     let refused = run(with_key_file(&url, &old_file), &["serve"]);
     assert_eq!(refused.status.code(), Some(1), "{}", String::from_utf8_lossy(&refused.stderr));
@@ -285,10 +284,7 @@ fn master_key_rotate_reseals_everything_so_the_old_key_is_no_longer_needed() {
 fn a_database_made_before_master_keys_is_sealed_by_one_documented_command() {
     let db = TestDatabase::new_blocking();
     let url = fresh_database_url(&db);
-    let server = start(&url, "demo");
-    let demo = server.demo_credentials();
-    let signature = record_acceptance(&server.address, &demo, "legacy-user");
-    drop(server);
+    let (demo, signature) = signature_from_demo(command(&url), "legacy-user");
 
     // As a database of an earlier version keeps it: the server key in clear.
     let master = test_master_keys();
