@@ -22,9 +22,9 @@ mod verify;
 mod write;
 
 pub use layout::{
-    BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, BundleCounts, CERTIFICATES_DIR, CONTENT_DIR, EVENTS_FILE, EventEntry,
-    LEDGER_KEY_FILE, MANIFEST_FILE, Manifest, SIGNING_CERTIFICATES_FILE, TreeHeadJson, certificate_file, content_file,
-    public_key_der_from_pem,
+    BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, BundleCounts, CERTIFICATES_DIR, CONTENT_DIR, EVENTS_FILE, EntryError,
+    EventEntry, LEDGER_KEY_FILE, MANIFEST_FILE, Manifest, SIGNING_CERTIFICATES_FILE, TreeHeadJson, certificate_file,
+    content_file, public_key_der_from_pem,
 };
 pub use verify::{BundleFailure, VerifyError, VerifySummary, verify_bundle};
 pub use write::{BundleWriter, WriteError};
