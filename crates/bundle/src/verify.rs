@@ -11,13 +11,15 @@ use clickwrap_domain::ledger::leaf::{SALT_LEN, commitment, leaf_bytes};
 use clickwrap_domain::ledger::merkle::{Hash, leaf_hash, verify_inclusion};
 use clickwrap_domain::ledger::tree_head::{SignedTreeHead, verify_tree_head};
 use clickwrap_pdf::verify::verify_pdf_signature;
-use der::Encode;
 use serde_json::Value;
 
 use crate::layout::{
     BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, EVENTS_FILE, EventEntry, LEDGER_KEY_FILE, MANIFEST_FILE, Manifest,
     SIGNING_CERTIFICATES_FILE, certificate_file, content_file, hash_from_hex, public_key_der_from_pem,
 };
+
+/// How many content files' hashes are remembered at most.
+const CONTENT_CACHE: usize = 10_000;
 
 /// What a failure is about: an event, or the bundle as a whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,7 +102,7 @@ pub fn verify_bundle(dir: &Path, report: &mut dyn FnMut(&BundleFailure)) -> Resu
             Ok(entry) => entry,
             Err(error) => {
                 checker.fail(&line_subject, format!("not an event entry: {error}"));
-                next_index += 1;
+                next_index = next_index.saturating_add(1);
                 continue;
             }
         };
@@ -114,7 +116,7 @@ pub fn verify_bundle(dir: &Path, report: &mut dyn FnMut(&BundleFailure)) -> Resu
                 ),
             );
         }
-        next_index = next_index.max(entry.leaf_index) + 1;
+        next_index = next_index.max(entry.leaf_index).saturating_add(1);
         checker.event(&entry, head.is_some());
     }
     if next_index != checker.tree_size {
@@ -178,13 +180,17 @@ impl Checker<'_> {
     }
 
     fn signing_certificates(&mut self, pem: &[u8]) -> Vec<Vec<u8>> {
-        let certificates = x509_cert::Certificate::load_pem_chain(pem)
-            .map_err(|e| e.to_string())
-            .and_then(|certificates| certificates.iter().map(|c| c.to_der().map_err(|e| e.to_string())).collect());
-        certificates.unwrap_or_else(|why| {
-            self.fail("keys", format!("{SIGNING_CERTIFICATES_FILE} does not hold certificates: {why}"));
-            Vec::new()
-        })
+        match certificates_from_pem(&String::from_utf8_lossy(pem)) {
+            Ok(certificates) if !certificates.is_empty() => certificates,
+            Ok(_) => {
+                self.fail("keys", format!("{SIGNING_CERTIFICATES_FILE} holds no certificate"));
+                Vec::new()
+            }
+            Err(why) => {
+                self.fail("keys", format!("{SIGNING_CERTIFICATES_FILE} does not hold certificates: {why}"));
+                Vec::new()
+            }
+        }
     }
 
     fn event(&mut self, entry: &EventEntry, head_holds: bool) {
@@ -249,6 +255,11 @@ impl Checker<'_> {
             self.fail(subject, "the record's contentHash is not sha256:<hex>");
             return;
         };
+        // Contents repeat (one per template version) or not (filled placeholders): the memory of
+        // hashed files is bounded either way.
+        if self.contents.len() >= CONTENT_CACHE {
+            self.contents.clear();
+        }
         let dir = self.dir;
         let found = self.contents.entry(file.clone()).or_insert_with(|| {
             let bytes = std::fs::read(dir.join(&file)).ok()?;
@@ -284,5 +295,80 @@ impl Checker<'_> {
         if let Err(error) = verify_pdf_signature(&pdf, &self.trusted) {
             self.fail(subject, format!("the certificate {file} has no valid signature: {error}"));
         }
+    }
+}
+
+/// The DER of each `CERTIFICATE` block of a PEM text. (x509-cert's `load_pem_chain` panics on an
+/// empty text, and a bundle's file may be anything.)
+fn certificates_from_pem(pem: &str) -> Result<Vec<Vec<u8>>, String> {
+    const BEGIN: &str = "-----BEGIN CERTIFICATE-----";
+    const END: &str = "-----END CERTIFICATE-----";
+    let mut certificates = Vec::new();
+    let mut rest = pem;
+    while let Some(start) = rest.find(BEGIN) {
+        let after = rest.get(start..).unwrap_or_default();
+        let end = after.find(END).ok_or("a certificate without its END line")? + END.len();
+        let block = after.get(..end).unwrap_or_default();
+        let (_, der) = der::pem::decode_vec(block.as_bytes()).map_err(|e| e.to_string())?;
+        certificates.push(der);
+        rest = after.get(end..).unwrap_or_default();
+    }
+    Ok(certificates)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("clickwrap-bundle-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("keys")).unwrap();
+        dir
+    }
+
+    fn failures_of(dir: &Path) -> Vec<String> {
+        let mut failures = Vec::new();
+        verify_bundle(dir, &mut |failure| failures.push(failure.to_string())).unwrap();
+        failures
+    }
+
+    #[test]
+    fn what_is_not_a_bundle_is_an_error_not_a_panic() {
+        let missing = std::env::temp_dir().join("clickwrap-bundle-surely-missing");
+        assert!(matches!(verify_bundle(&missing, &mut |_| {}), Err(VerifyError::NotADirectory(_))));
+        let dir = scratch("garbage-manifest");
+        assert!(matches!(verify_bundle(&dir, &mut |_| {}), Err(VerifyError::Unreadable { .. })));
+        std::fs::write(dir.join(MANIFEST_FILE), "{not json").unwrap();
+        assert!(matches!(verify_bundle(&dir, &mut |_| {}), Err(VerifyError::NotAManifest { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn malformed_keys_head_and_lines_are_named_failures() {
+        let dir = scratch("malformed");
+        let manifest = serde_json::json!({
+            "format": BUNDLE_FORMAT, "formatVersion": BUNDLE_FORMAT_VERSION, "tenantId": "t",
+            "createdAt": "2026-11-26T10:00:00Z",
+            "treeHead": {"treeSize": 2, "rootHash": "zz", "timestamp": "x", "signature": "00", "keyId": "k"},
+            "counts": {"events": 2, "certificates": 0, "contentFiles": 0, "erased": 0, "verifiedBeforeLedger": 0},
+        });
+        std::fs::write(dir.join(MANIFEST_FILE), manifest.to_string()).unwrap();
+        std::fs::write(dir.join(LEDGER_KEY_FILE), "not a key").unwrap();
+        std::fs::write(dir.join(SIGNING_CERTIFICATES_FILE), "").unwrap();
+        let huge = u64::MAX;
+        let lines = format!(
+            "[1, 2]\n{{\"leafIndex\": {huge}, \"leafHash\": \"ab\", \"eventId\": \"../../x\", \"record\": {{\"contentHash\": \"sha256:../../etc\"}}, \"personalValues\": null, \"salt\": null, \"auditPath\": [\"q\"], \"contentFile\": null, \"certificateFile\": null}}\n"
+        );
+        std::fs::write(dir.join(EVENTS_FILE), lines).unwrap();
+        let failures = failures_of(&dir).join("\n");
+        assert!(failures.contains("tree head: unreadable"), "{failures}");
+        assert!(failures.contains("line 1: not an event entry"), "{failures}");
+        assert!(failures.contains("keys: keys/signing-certificates.pem holds no certificate"), "{failures}");
+        assert!(failures.contains("leafHash is not 32 bytes of hex"), "{failures}");
+        assert!(failures.contains("bundle: the bundle lists"), "{failures}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
