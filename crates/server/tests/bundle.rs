@@ -77,6 +77,14 @@ fn flip_byte(file: &Path, at: impl Fn(usize) -> usize) {
     std::fs::write(file, bytes).unwrap();
 }
 
+/// The hex text with its first digit changed.
+fn first_digit_changed(hex: &str) -> String {
+    match hex.strip_prefix('0') {
+        Some(rest) => format!("1{rest}"),
+        None => format!("0{}", &hex[1..]),
+    }
+}
+
 /// A copy of the bundle, changed by `tamper`, must fail verification with `expected` in the output.
 fn tampered_fails(bundle: &Path, case: &str, expected: &str, tamper: impl FnOnce(&Path)) {
     let copy = bundle.with_file_name(format!("{}-{case}", bundle.file_name().unwrap().to_str().unwrap()));
@@ -148,16 +156,14 @@ fn an_exported_bundle_verifies_offline_and_every_tampering_is_named() {
     tampered_fails(&bundle, "proof", &format!("event {declined}: the inclusion proof does not lead"), |copy| {
         let mut lines = event_lines(copy);
         let hash = lines[1]["auditPath"][0].as_str().unwrap();
-        let changed = if hash.starts_with('0') { format!("1{}", &hash[1..]) } else { format!("0{}", &hash[1..]) };
-        lines[1]["auditPath"][0] = Value::from(changed);
+        lines[1]["auditPath"][0] = Value::from(first_digit_changed(hash));
         write_event_lines(copy, &lines);
     });
     tampered_fails(&bundle, "tree-head", "tree head: its signature does not verify", |copy| {
         let path = copy.join("manifest.json");
         let text = std::fs::read_to_string(&path).unwrap();
         let root = manifest["treeHead"]["rootHash"].as_str().unwrap();
-        let changed = if root.starts_with('0') { format!("1{}", &root[1..]) } else { format!("0{}", &root[1..]) };
-        std::fs::write(&path, text.replace(root, &changed)).unwrap();
+        std::fs::write(&path, text.replace(root, &first_digit_changed(root))).unwrap();
     });
     tampered_fails(&bundle, "dropped", "leaf index 2 where 1 was expected", |copy| {
         let mut lines = event_lines(copy);
