@@ -197,6 +197,36 @@ fn an_exported_bundle_verifies_offline_and_every_tampering_is_named() {
     drop_database(&db, &url);
 }
 
+/// After an end user's values and salt are erased (the one change the database allows to a leaf),
+/// the bundle still proves the event's leaf in the log, and says that its record is gone.
+#[test]
+fn an_erased_event_keeps_its_proof_in_the_bundle() {
+    let db = TestDatabase::new_blocking();
+    let url = fresh_database_url(&db);
+    let server = start(&url, "demo");
+    let demo = server.demo_credentials();
+    verified_events(&server.address, &demo);
+    sql(&url, "UPDATE ledger_leaves SET salt = NULL WHERE leaf_index = 2");
+
+    let root = scratch_dir("erased");
+    let bundle = root.join("bundle");
+    let exported = export(&url, &demo.tenant_id, &bundle);
+    assert!(exported.status.success(), "{}", String::from_utf8_lossy(&exported.stderr));
+    let report: Value = serde_json::from_slice(&exported.stdout).unwrap();
+    assert_eq!((report["events"].as_u64(), report["erased"].as_u64()), (Some(4), Some(1)), "{report}");
+    let lines = event_lines(&bundle);
+    assert_eq!(
+        (&lines[2]["record"], &lines[2]["personalValues"], &lines[2]["salt"]),
+        (&Value::Null, &Value::Null, &Value::Null)
+    );
+    let (ok, output) = verify_bundle(&bundle);
+    assert!(ok, "{output}");
+
+    drop(server);
+    std::fs::remove_dir_all(&root).unwrap();
+    drop_database(&db, &url);
+}
+
 fn ledger_check(url: &str, tenant: &str, state: &Path) -> Output {
     command(url).args(["ledger", "check", "--tenant", tenant, "--state", state.to_str().unwrap()]).output().unwrap()
 }
