@@ -95,8 +95,10 @@ pub fn verify_bundle(dir: &Path, report: &mut dyn FnMut(&BundleFailure)) -> Resu
     let events = std::fs::File::open(&events_path)
         .map_err(|source| VerifyError::Unreadable { path: events_path.clone(), source })?;
     let mut next_index = 0_u64;
+    let mut lines_read = 0_u64;
     for (number, line) in BufReader::new(events).lines().enumerate() {
         let line = line.map_err(|source| VerifyError::Unreadable { path: events_path.clone(), source })?;
+        lines_read += 1;
         let line_subject = format!("line {}", number + 1);
         let entry: EventEntry = match serde_json::from_str(&line) {
             Ok(entry) => entry,
@@ -119,16 +121,19 @@ pub fn verify_bundle(dir: &Path, report: &mut dyn FnMut(&BundleFailure)) -> Resu
         next_index = next_index.max(entry.leaf_index).saturating_add(1);
         checker.event(&entry, head.is_some());
     }
-    if next_index != checker.tree_size {
+    if lines_read != checker.tree_size {
         let problem = format!(
-            "the bundle lists {next_index} leaves but the tree head covers {} (events are missing or extra)",
+            "the bundle lists {lines_read} events but the tree head covers {} (events are missing or extra)",
             checker.tree_size
         );
+        checker.fail("bundle", problem);
+    } else if next_index != checker.tree_size {
+        let problem = format!("leaf indices run past the tree head's size {}", checker.tree_size);
         checker.fail("bundle", problem);
     }
     Ok(VerifySummary {
         tenant_id: manifest.tenant_id,
-        events_checked: next_index,
+        events_checked: lines_read,
         tree_size: manifest.tree_head.tree_size,
         root_hash: manifest.tree_head.root_hash,
         certificates_checked: checker.certificates_checked,
@@ -368,7 +373,7 @@ mod tests {
         assert!(failures.contains("line 1: not an event entry"), "{failures}");
         assert!(failures.contains("keys: keys/signing-certificates.pem holds no certificate"), "{failures}");
         assert!(failures.contains("leafHash is not 32 bytes of hex"), "{failures}");
-        assert!(failures.contains("bundle: the bundle lists"), "{failures}");
+        assert!(failures.contains("bundle: leaf indices run past the tree head's size 2"), "{failures}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

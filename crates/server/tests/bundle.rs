@@ -170,7 +170,7 @@ fn an_exported_bundle_verifies_offline_and_every_tampering_is_named() {
         lines.remove(1);
         write_event_lines(copy, &lines);
     });
-    tampered_fails(&bundle, "truncated", "the bundle lists 3 leaves but the tree head covers 4", |copy| {
+    tampered_fails(&bundle, "truncated", "the bundle lists 3 events but the tree head covers 4", |copy| {
         let mut lines = event_lines(copy);
         lines.pop();
         write_event_lines(copy, &lines);
