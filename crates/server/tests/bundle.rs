@@ -188,6 +188,10 @@ fn an_exported_bundle_verifies_offline_and_every_tampering_is_named() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("is not empty"), "{again:?}");
     assert!(verify_bundle(&bundle).0);
 
+    let unknown = export(&url, &uuid::Uuid::now_v7().to_string(), &root.join("unknown"));
+    assert!(!unknown.status.success());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("no tenant"), "{unknown:?}");
+
     let (ok, output) = verify_bundle(&root.join("missing"));
     assert!(!ok);
     assert!(output.contains("is not a directory"), "{output}");
