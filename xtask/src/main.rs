@@ -30,7 +30,8 @@ Commands:
           the whole service against same-run PostgreSQL baselines (SDK check vs pgbench -S,
           consent write vs pgbench TPC-B, events-list depth, webhook lag, resident memory);
           writes target/bench/results.json. `bench storage` and `bench webhooks` measure one
-          adapter each; `cargo xtask bench help` tells more (needs PostgreSQL)
+          adapter each, `bench bundle` the evidence bundle's verifier (no database);
+          `cargo xtask bench help` tells more (needs PostgreSQL)
   browser the browser SDK's tests alone (the `browser` step of `ci`)
   help    print this text
 ";

@@ -29,6 +29,7 @@ mod layout;
 mod sign;
 mod text;
 mod timestamp;
+pub mod verify;
 mod writer;
 
 use std::sync::Arc;

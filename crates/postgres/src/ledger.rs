@@ -24,6 +24,9 @@ const LEDGER_KEY_LOCK: i64 = 0x636c_6963_6b6c_6467; // "clickldg"
 /// At most this many new leaves are read per tree head (a larger backlog takes several rounds).
 const LEAVES_PER_HEAD: i64 = 100_000;
 
+/// A leaf row: index, event, hash, salt.
+type LeafRow = (i64, uuid::Uuid, Vec<u8>, Option<Vec<u8>>);
+
 type HeadRow = (i64, Vec<u8>, OffsetDateTime, Vec<u8>, String);
 
 fn signed_head((size, root, at, signature, key_id): HeadRow) -> Result<SignedTreeHead, StorageError> {
@@ -218,6 +221,63 @@ impl LedgerStore for PgStore {
             .optional()
             .map_err(from_diesel)?;
         Ok(size.map_or(0, |size| u64::try_from(size).unwrap_or(0)))
+    }
+}
+
+/// For exporting a tenant's log: its leaves page by page, and what the log leaves out.
+impl PgStore {
+    /// Up to `limit` of the tenant's leaves from index `from`, in index order, with their events.
+    pub async fn ledger_leaves_from(
+        &self,
+        tenant: TenantId,
+        from: u64,
+        limit: usize,
+    ) -> Result<Vec<(EventId, StoredLeaf)>, StorageError> {
+        let mut conn = self.conn().await?;
+        let rows: Vec<LeafRow> = leaves::table
+            .filter(leaves::tenant_id.eq(*tenant.as_uuid()))
+            .filter(leaves::leaf_index.ge(size_i64(from)))
+            .order(leaves::leaf_index.asc())
+            .select((leaves::leaf_index, leaves::event_id, leaves::leaf_hash, leaves::salt))
+            .limit(limit_i64(limit))
+            .load(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        rows.into_iter()
+            .map(|(index, event, hash, salt)| {
+                Ok((
+                    EventId::from_uuid(event),
+                    StoredLeaf {
+                        leaf_index: u64::try_from(index).map_err(|e| corrupt("leaf index", e))?,
+                        leaf_hash: hash32(&hash, "leaf hash")?,
+                        salt: salt
+                            .map(|s| s.try_into().map_err(|_| corrupt("leaf salt", "not 16 bytes")))
+                            .transpose()?,
+                    },
+                ))
+            })
+            .collect()
+    }
+
+    /// The tenant's verified events that have no leaf: those verified before the ledger existed.
+    /// Every leaf is one verified event of the tenant, so they are the difference of two counts.
+    pub async fn verified_events_outside_ledger(&self, tenant: TenantId) -> Result<u64, StorageError> {
+        use crate::schema::clickwrap_events as events;
+        let mut conn = self.conn().await?;
+        let verified: i64 = events::table
+            .filter(events::tenant_id.eq(*tenant.as_uuid()))
+            .filter(events::status.eq_any(["ACCEPTED", "DECLINED"]))
+            .count()
+            .get_result(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        let in_ledger: i64 = leaves::table
+            .filter(leaves::tenant_id.eq(*tenant.as_uuid()))
+            .count()
+            .get_result(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        Ok(u64::try_from(verified.saturating_sub(in_ledger)).unwrap_or(0))
     }
 }
 

@@ -11,6 +11,9 @@
 //! clickwrap-server master-key rotate     seal every stored secret with the current master key
 //! clickwrap-server server-keys list | rotate | delete --key-id ID [--force]
 //! clickwrap-server signing-identity list | rotate | import (--pkcs12 FILE | --cert PEM --key PEM [--chain PEM])
+//! clickwrap-server export --tenant ID --out DIR     write a tenant's evidence bundle (docs/ledger.md)
+//! clickwrap-server verify-bundle DIR                check a bundle offline (no database, no network)
+//! clickwrap-server ledger check --tenant ID --state FILE   check the ledger only grew since FILE's head
 //! ```
 //! Configuration comes from the environment (see docs/configuration.md), optionally read first
 //! from a `KEY=VALUE` file given with `--config`.
@@ -23,6 +26,7 @@ mod certificates;
 mod config;
 mod demo;
 mod key_commands;
+mod ledger_commands;
 mod master_key;
 mod metrics;
 mod pages;
@@ -76,6 +80,22 @@ enum Command {
         #[command(subcommand)]
         command: key_commands::SigningIdentityCommand,
     },
+    /// Write a tenant's evidence bundle (every ledger event's record, content, certificate and
+    /// inclusion proof, the signed tree head and the public keys) into a new or empty directory.
+    Export {
+        #[arg(long)]
+        tenant: String,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Check an evidence bundle offline (no database, no network, no master key); exits 0 only
+    /// when every record, hash, proof and signature holds, and names each failure otherwise.
+    VerifyBundle { dir: PathBuf },
+    /// Monitor the evidence ledger.
+    Ledger {
+        #[command(subcommand)]
+        command: ledger_commands::LedgerCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -121,6 +141,17 @@ fn load_config(file: Option<&PathBuf>) -> Result<Config, ConfigError> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Needs nothing but the bundle: no configuration, database or key.
+    if let Command::VerifyBundle { dir } = &cli.command {
+        return match ledger_commands::verify_bundle_command(dir) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(error) => {
+                eprintln!("clickwrap-server: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let config = match load_config(cli.config.as_ref()) {
         Ok(config) => config,
         Err(error) => {
@@ -168,6 +199,28 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
             println!("{report}");
             Ok(())
         }
+        Command::Export { tenant, out } => {
+            let tenant = TenantId::parse(&tenant).map_err(|e| (2, format!("--tenant: {e}")))?;
+            let master = app::master_keys(&config).map_err(fail)?;
+            let (service, signing_certificates_pem) = app::service(&config, &store, master).await.map_err(fail)?;
+            let report = ledger_commands::export(&store, &service, &signing_certificates_pem, tenant, &out)
+                .await
+                .map_err(|e| (1, format!("export failed: {e}")))?;
+            println!("{report}");
+            Ok(())
+        }
+        Command::Ledger { command: ledger_commands::LedgerCommand::Check { tenant, state } } => {
+            let tenant = TenantId::parse(&tenant).map_err(|e| (2, format!("--tenant: {e}")))?;
+            let master = app::master_keys(&config).map_err(fail)?;
+            let (service, _) = app::service(&config, &store, master).await.map_err(fail)?;
+            let line = ledger_commands::ledger_check(&service, tenant, &state)
+                .await
+                .map_err(|e| (1, format!("ledger check FAILED, {} left as it was: {e}", state.display())))?;
+            println!("{line}");
+            Ok(())
+        }
+        // Handled in `main`, before any configuration or database.
+        Command::VerifyBundle { .. } => Ok(()),
         Command::Tenant { command } => {
             let master = app::master_keys(&config).map_err(fail)?;
             let (service, _) = app::service(&config, &store, master).await.map_err(fail)?;

@@ -4,6 +4,7 @@
 //! Every benchmark measures a baseline in the same run and reports ratios: the machines this runs on
 //! are shared and noisy, so an absolute figure alone says little.
 
+mod bundle;
 mod service;
 mod storage;
 mod webhooks;
@@ -30,6 +31,9 @@ cargo xtask bench storage [--events N] [--quick] [--repetitions N]
           writes target/bench/storage.json
 cargo xtask bench webhooks [--quick]
           the webhook dispatcher alone against a local HTTPS receiver; writes target/bench/webhooks.json
+cargo xtask bench bundle [--events N] [--keep]
+          `verify-bundle` over an evidence bundle of N synthetic events (default 100,000; no
+          database), against merely parsing its events in the same run; --keep leaves the bundle
 
 The PostgreSQL server is CLICKWRAP_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres);
 each benchmark drops and recreates databases of its own there (clickwrap_bench_*).";
@@ -46,6 +50,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<(), String> {
         }
         Some("storage") => storage::run(root, rest),
         Some("webhooks") => webhooks::run(root, rest),
+        Some("bundle") => bundle::run(root, rest),
         Some("service") => service::run(root, rest),
         None => service::run(root, args),
         Some(option) if option.starts_with("--") => service::run(root, args),

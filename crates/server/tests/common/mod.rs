@@ -207,6 +207,7 @@ pub fn drop_database(db: &TestDatabase, url: &str) {
 /// What `clickwrap-server demo` prints about the installation it made.
 #[derive(Debug, Clone)]
 pub struct DemoCredentials {
+    pub tenant_id: String,
     pub app_id: String,
     pub app_key: String,
     pub operator_token: String,
@@ -217,15 +218,16 @@ impl Server {
     /// Reads the demo's printed credentials (call once, right after start).
     pub fn demo_credentials(&self) -> DemoCredentials {
         let mut value = std::collections::HashMap::new();
-        while value.len() < 4 {
+        while value.len() < 5 {
             let line = self.stdout.recv_timeout(Duration::from_secs(30)).expect("the demo prints its credentials");
-            for label in ["App ID", "App Key", "Operator token", "Template ID"] {
+            for label in ["Tenant ID", "App ID", "App Key", "Operator token", "Template ID"] {
                 if let Some(rest) = line.trim().strip_prefix(&format!("{label}:")) {
                     value.insert(label, rest.split_whitespace().next().unwrap_or_default().to_owned());
                 }
             }
         }
         DemoCredentials {
+            tenant_id: value["Tenant ID"].clone(),
             app_id: value["App ID"].clone(),
             app_key: value["App Key"].clone(),
             operator_token: value["Operator token"].clone(),
@@ -237,11 +239,31 @@ impl Server {
 /// `POST /clickwrap` for a new end user accepting the demo template's current version; the
 /// Service Signature.
 pub fn record_acceptance(address: &str, demo: &DemoCredentials, end_user: &str) -> String {
+    record_action(address, demo, end_user, "ACCEPTED", None)
+}
+
+/// `POST /clickwrap` for a new end user's `action` (ACCEPTED or DECLINED) on the demo template's
+/// current version, with placeholder values (a JSON object) if given; the Service Signature.
+pub fn record_action(
+    address: &str,
+    demo: &DemoCredentials,
+    end_user: &str,
+    action: &str,
+    placeholders: Option<serde_json::Value>,
+) -> String {
+    let placeholder_query = placeholders.as_ref().map_or_else(String::new, |values| {
+        let encoded: String = values
+            .to_string()
+            .bytes()
+            .map(|b| if b.is_ascii_alphanumeric() { char::from(b).to_string() } else { format!("%{b:02X}") })
+            .collect();
+        format!("&templatePlaceholders={encoded}")
+    });
     let check = request(
         address,
         "GET",
         &format!(
-            "/public-client/v1/clickwrap?appId={}&clickwrapTemplateId={}&endUserId={end_user}",
+            "/public-client/v1/clickwrap?appId={}&clickwrapTemplateId={}&endUserId={end_user}{placeholder_query}",
             demo.app_id, demo.template_id
         ),
         &[],
@@ -255,9 +277,9 @@ pub fn record_acceptance(address: &str, demo: &DemoCredentials, end_user: &str) 
         "clickwrapTemplateVersion": version["clickwrapTemplateVersion"],
         "clickwrapTemplateVersionMinor": version["clickwrapTemplateVersionMinor"],
         "endUserId": end_user,
-        "action": "ACCEPTED",
+        "action": action,
         "language": version["language"],
-        "templatePlaceholders": null,
+        "templatePlaceholders": placeholders,
         "contentHash": version["contentHash"],
         "presentedAt": time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap(),
         "presentation": {"mode": "INLINE", "agreementMode": "CHECKBOX", "acceptLabel": "Accept", "checkboxLabel": "I agree"},
