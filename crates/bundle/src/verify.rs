@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use clickwrap_domain::ledger::leaf::{SALT_LEN, commitment, leaf_bytes};
 use clickwrap_domain::ledger::merkle::{Hash, leaf_hash, verify_inclusion};
 use clickwrap_domain::ledger::tree_head::{SignedTreeHead, verify_tree_head};
+use clickwrap_pdf::certificates_from_pem;
 use clickwrap_pdf::verify::verify_pdf_signature;
 use serde_json::Value;
 
@@ -301,24 +302,6 @@ impl Checker<'_> {
             self.fail(subject, format!("the certificate {file} has no valid signature: {error}"));
         }
     }
-}
-
-/// The DER of each `CERTIFICATE` block of a PEM text. (x509-cert's `load_pem_chain` panics on an
-/// empty text, and a bundle's file may be anything.)
-fn certificates_from_pem(pem: &str) -> Result<Vec<Vec<u8>>, String> {
-    const BEGIN: &str = "-----BEGIN CERTIFICATE-----";
-    const END: &str = "-----END CERTIFICATE-----";
-    let mut certificates = Vec::new();
-    let mut rest = pem;
-    while let Some(start) = rest.find(BEGIN) {
-        let after = rest.get(start..).unwrap_or_default();
-        let end = after.find(END).ok_or("a certificate without its END line")? + END.len();
-        let block = after.get(..end).unwrap_or_default();
-        let (_, der) = der::pem::decode_vec(block.as_bytes()).map_err(|e| e.to_string())?;
-        certificates.push(der);
-        rest = after.get(end..).unwrap_or_default();
-    }
-    Ok(certificates)
 }
 
 #[cfg(test)]

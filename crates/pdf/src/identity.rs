@@ -185,11 +185,11 @@ impl SigningIdentity {
     /// chain" file), the first is the identity's and the others are its chain, before `chain_pem`'s.
     pub fn from_pem(key_pem: &str, certificate_pem: &str, chain_pem: Option<&str>) -> Result<Self, IdentityError> {
         let key = private_key_from_pem(key_pem)?;
-        let mut certificates = pem_certificates(certificate_pem)?.into_iter();
+        let mut certificates = certificates_from_pem(certificate_pem)?.into_iter();
         let leaf = certificates.next().ok_or_else(|| IdentityError::Pem("no CERTIFICATE in the certificate".into()))?;
         let mut chain: Vec<Vec<u8>> = certificates.collect();
         if let Some(chain_pem) = chain_pem {
-            chain.extend(pem_certificates(chain_pem)?);
+            chain.extend(certificates_from_pem(chain_pem)?);
         }
         Self::from_der(&key, &leaf)?.with_chain(chain)
     }
@@ -380,6 +380,12 @@ fn check_valid_now(certificate: &Certificate) -> Result<(), IdentityError> {
     Ok(())
 }
 
+/// A DER certificate as PEM (`-----BEGIN CERTIFICATE-----`), after checking it is one.
+pub fn certificate_pem_from_der(der: &[u8]) -> Result<String, IdentityError> {
+    let certificate = Certificate::from_der(der).map_err(|e| IdentityError::Certificate(e.to_string()))?;
+    Ok(pem(&certificate))
+}
+
 fn pem(certificate: &Certificate) -> String {
     // The DER was decoded when the identity was made, so encoding it again cannot fail.
     certificate.to_pem(der::pem::LineEnding::LF).unwrap_or_default()
@@ -418,7 +424,8 @@ fn pem_blocks(text: &str) -> Result<Vec<(String, Vec<u8>)>, IdentityError> {
     Ok(blocks)
 }
 
-fn pem_certificates(text: &str) -> Result<Vec<Vec<u8>>, IdentityError> {
+/// The DER of each `CERTIFICATE` block of a PEM text, in order (none for a text without one).
+pub fn certificates_from_pem(text: &str) -> Result<Vec<Vec<u8>>, IdentityError> {
     Ok(pem_blocks(text)?.into_iter().filter(|(label, _)| label == "CERTIFICATE").map(|(_, der)| der).collect())
 }
 

@@ -38,7 +38,7 @@ use async_trait::async_trait;
 use clickwrap_domain::ports::{CertificateFacts, CertificateRenderer, RenderError};
 
 pub use fonts::{FONT_DIR_ENV, FontLibrary};
-pub use identity::{IdentityError, KeyAlgorithm, SigningIdentity};
+pub use identity::{IdentityError, KeyAlgorithm, SigningIdentity, certificate_pem_from_der, certificates_from_pem};
 pub use timestamp::{
     TIMESTAMP_QUERY_MEDIA_TYPE, TIMESTAMP_REPLY_MEDIA_TYPE, TimestampAuthority, TimestampCounts, TimestampError,
     TimestampRequest,

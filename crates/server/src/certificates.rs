@@ -6,7 +6,7 @@
 use clickwrap_domain::keys::{MasterKeys, SIGNING_KEY_BINDING};
 use clickwrap_domain::ports::Random;
 use clickwrap_domain::system::OsRandom;
-use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity};
+use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity, certificate_pem_from_der};
 use clickwrap_postgres::{PgStore, StoredSigningIdentity};
 
 use crate::app::StartError;
@@ -59,16 +59,9 @@ pub(crate) fn open(stored: &StoredSigningIdentity, master: &MasterKeys) -> Resul
 pub(crate) async fn published_pem(store: &PgStore, current: &SigningIdentity) -> Result<String, StartError> {
     let mut pem = current.chain_pem();
     for record in store.signing_identities().await?.iter().filter(|record| !record.is_current) {
-        pem.push_str(&certificate_pem(&record.identity.certificate_der));
+        pem.push_str(&certificate_pem_from_der(&record.identity.certificate_der).map_err(other)?);
     }
     Ok(pem)
-}
-
-fn certificate_pem(der: &[u8]) -> String {
-    use base64ct::{Base64, Encoding};
-    let body = Base64::encode_string(der);
-    let lines: Vec<&str> = body.as_bytes().chunks(64).filter_map(|line| std::str::from_utf8(line).ok()).collect();
-    format!("-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n", lines.join("\n"))
 }
 
 fn other(error: impl std::fmt::Display) -> StartError {
