@@ -140,8 +140,19 @@ pub enum PublicAppError {
 
 impl ClickwrapService {
     /// Loads the server keyring with the master keys, creating it on the very first start.
-    pub async fn start(mut ports: Ports, settings: Settings, master: MasterKeys) -> Result<Self, KeyringError> {
+    pub async fn start(ports: Ports, settings: Settings, master: MasterKeys) -> Result<Self, KeyringError> {
         let keys = load_keyring(&*ports.keys, &*ports.random, &master, ports.clock.now()).await?;
+        Self::start_with_keyring(ports, settings, master, keys).await
+    }
+
+    /// [`Self::start`] with the keyring already loaded (by [`load_keyring`], with `master`), for a
+    /// caller that loads it first to report a wrong master key before anything else is made.
+    pub async fn start_with_keyring(
+        mut ports: Ports,
+        settings: Settings,
+        master: MasterKeys,
+        keys: Keyring,
+    ) -> Result<Self, KeyringError> {
         let ledger_key =
             Arc::new(crate::ledger::service::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
         let caches = ServingCaches::new(settings.serving_cache_ttl);

@@ -104,7 +104,7 @@ pub(crate) async fn service(
     master: MasterKeys,
 ) -> Result<(ClickwrapService, String), StartError> {
     // The server keys first: a wrong master key is reported as such, before anything is made.
-    load_keyring(store, &OsRandom::default(), &master, SystemClock.now()).await?;
+    let keyring = load_keyring(store, &OsRandom::default(), &master, SystemClock.now()).await?;
     let renderer = crate::certificates::renderer(config, store, &master).await?;
     let signing_certificate_pem = crate::certificates::published_pem(store, renderer.identity()).await?;
     let store = Arc::new(store.clone());
@@ -122,7 +122,7 @@ pub(crate) async fn service(
         serving_cache_ttl: time::Duration::try_from(config.serving_cache_ttl).unwrap_or(time::Duration::ZERO),
         ..Settings::default()
     };
-    Ok((ClickwrapService::start(ports, settings, master).await?, signing_certificate_pem))
+    Ok((ClickwrapService::start_with_keyring(ports, settings, master, keyring).await?, signing_certificate_pem))
 }
 
 fn webhook_allow(config: &Config) -> AllowCidrs {

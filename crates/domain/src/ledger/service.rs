@@ -119,10 +119,7 @@ impl ClickwrapService {
 
     /// The inclusion proof of an event of `app`'s tenant (`GET /clickwrap-events/{id}/proof`).
     pub async fn inclusion_proof(&self, app: &App, event: EventId) -> Result<InclusionProof, ProofError> {
-        self.inclusion_proof_in(app.tenant_id, event).await
-    }
-
-    pub async fn inclusion_proof_in(&self, tenant: TenantId, event: EventId) -> Result<InclusionProof, ProofError> {
+        let tenant = app.tenant_id;
         let leaf = self.ports.ledger.ledger_leaf(tenant, event).await?.ok_or(ProofError::NotInLedger)?;
         let tree_head = self.latest_tree_head(tenant).await?;
         let hashes = self.ports.ledger.leaf_hashes(tenant, tree_head.head.tree_size).await?;
