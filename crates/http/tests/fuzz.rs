@@ -1,0 +1,499 @@
+//! Property-based fuzzing of what the HTTP adapter reads from the network before the domain sees
+//! it: query strings (decoding, repeated and unknown parameters, credentials in the query),
+//! `templatePlaceholders` URL-encoded inside a URL-encoded query, language lists, Signatures in
+//! verify bodies, and `X-Forwarded-For`. Every answer is the one the rules call for, and never a
+//! 5xx.
+//!
+//! The routes run over a real database, so their inputs are drawn from proptest strategies up
+//! front and sent one after another (a failure prints its input; there is no shrinking). The
+//! default number of cases is small; set `PROPTEST_CASES` for a deeper run.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)] // test code
+
+mod common;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use actix_web::http::header::HeaderValue;
+use actix_web::test::TestRequest;
+use clickwrap_domain::content::escape_html;
+use clickwrap_domain::webhooks::cidr::Cidr;
+use clickwrap_domain::{EndUserId, Language, LanguagePreference, TemplateId, Timestamp};
+use clickwrap_http::client_ip::TrustedProxies;
+use common::{V1, WithApp, act, get, harness, operator, post, template, verify};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestRunner};
+use serde_json::{Value, json};
+
+/// The number of cases per property: `PROPTEST_CASES` when set, else `default`.
+fn cases(default: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|value| value.parse().ok()).unwrap_or(default);
+    Config { cases, failure_persistence: None, ..Config::default() }
+}
+
+/// Values drawn from `strategy`, as many as the configuration's cases.
+fn samples<S: Strategy>(strategy: S, default_cases: u32) -> Vec<S::Value> {
+    let config = cases(default_cases);
+    let count = config.cases;
+    let mut runner = TestRunner::new(config);
+    (0..count).map(|_| strategy.new_tree(&mut runner).unwrap().current()).collect()
+}
+
+/// Text of every kind: any characters, arbitrary bytes read lossily, long runs.
+fn hostile_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => any::<String>(),
+        2 => prop::collection::vec(any::<u8>(), 0..40).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        1 => (prop::sample::select(vec!["a", "é", "%", "&", "=", "+"]), 200..2000usize).prop_map(|(u, n)| u.repeat(n)),
+    ]
+}
+
+/// A query string with `pairs`, encoded the way `encoding` says: form encoding (`+` for a
+/// space) or every byte that is not a letter or digit as `%XX`.
+fn encoded_query(pairs: &[(String, String)], percent_everything: bool) -> String {
+    let encode = |text: &str| -> String {
+        if percent_everything {
+            text.bytes()
+                .map(|b| if b.is_ascii_alphanumeric() { char::from(b).to_string() } else { format!("%{b:02X}") })
+                .collect()
+        } else {
+            form_urlencoded::byte_serialize(text.as_bytes()).collect()
+        }
+    };
+    pairs.iter().map(|(name, value)| format!("{}={}", encode(name), encode(value))).collect::<Vec<_>>().join("&")
+}
+
+/// A peer address per case, so rate limits (per app and IP) never decide an answer.
+fn peer(case: usize) -> SocketAddr {
+    let [_, _, c, d] = u32::try_from(case).unwrap().to_be_bytes();
+    SocketAddr::new(IpAddr::V4(Ipv4Addr::new(198, 18, c, d)), 40000)
+}
+
+const EVENT_PARAMETERS: [&str; 7] =
+    ["clickwrapEventStatus", "clickwrapTemplateId", "endUserId", "from", "to", "limit", "nextPageCursor"];
+
+/// Whether a parameter's value is valid.
+type Rule = fn(&str) -> bool;
+
+/// What `GET /clickwrap-events` must answer to `pairs`: a status and, for errors, the code.
+fn expected_list_answer(pairs: &[(String, String)], genuine_cursor: &str) -> (u16, Option<&'static str>) {
+    let folded = |name: &str| -> String {
+        name.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect()
+    };
+    if pairs.iter().any(|(name, _)| matches!(folded(name).as_str(), "xappid" | "xappkey" | "appkey")) {
+        return (401, Some("UNAUTHORIZED"));
+    }
+    let value = |name: &str| -> Result<Option<&str>, ()> {
+        let mut values = pairs.iter().filter(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let first = values.next();
+        if values.next().is_some() { Err(()) } else { Ok(first) }
+    };
+    let invalid = (400, Some("VALIDATION_FAILED"));
+    let valid = |name: &str, rule: Rule| value(name).map(|v| v.is_none_or(rule)).unwrap_or(false);
+    let checks: [(&str, Rule); 6] = [
+        ("clickwrapEventStatus", |v| v == "ACCEPTED" || v == "DECLINED"),
+        ("clickwrapTemplateId", |v| TemplateId::parse(v).is_ok()),
+        ("endUserId", |v| EndUserId::parse(v).is_ok()),
+        ("from", |v| Timestamp::parse_rfc3339(v).is_ok()),
+        ("to", |v| Timestamp::parse_rfc3339(v).is_ok()),
+        ("limit", |v| v.parse::<i64>().is_ok_and(|n| (1..=100).contains(&n))),
+    ];
+    if checks.iter().any(|(name, rule)| !valid(name, *rule)) {
+        return invalid;
+    }
+    let Ok(cursor) = value("nextPageCursor") else { return invalid };
+    if cursor == Some("") {
+        return (400, Some("INVALID_CURSOR"));
+    }
+    let time = |name| value(name).unwrap().map(|v| Timestamp::parse_rfc3339(v).unwrap());
+    if let (Some(from), Some(to)) = (time("from"), time("to"))
+        && from > to
+    {
+        return (400, Some("INVALID_RANGE"));
+    }
+    // The genuine cursor was made for the list without filters; with any filter it is another
+    // list's cursor.
+    let filtered = EVENT_PARAMETERS[..5].iter().any(|name| value(name).unwrap().is_some());
+    match cursor {
+        None => (200, None),
+        Some(cursor) if cursor == genuine_cursor && !filtered => (200, None),
+        Some(_) => (400, Some("INVALID_CURSOR")),
+    }
+}
+
+fn event_query(template_id: String, genuine_cursor: String) -> impl Strategy<Value = (Vec<(String, String)>, bool)> {
+    let value = move |name: &str| -> BoxedStrategy<String> {
+        let template_id = template_id.clone();
+        let genuine_cursor = genuine_cursor.clone();
+        let valid: BoxedStrategy<String> = match name {
+            "clickwrapEventStatus" => prop::sample::select(vec!["ACCEPTED", "DECLINED", "accepted", "UNVERIFIED", ""])
+                .prop_map(str::to_owned)
+                .boxed(),
+            "clickwrapTemplateId" => prop_oneof![
+                Just(template_id.clone()),
+                Just(template_id.to_uppercase()),
+                any::<u128>().prop_map(|b| uuid::Uuid::from_u128(b).to_string()),
+                Just(template_id.replace('-', "")),
+            ]
+            .boxed(),
+            "endUserId" => prop_oneof![
+                (1..6u8).prop_map(|n| format!("user-{n}")),
+                Just(String::new()),
+                Just("a".repeat(257)),
+                Just("x\ny".to_owned())
+            ]
+            .boxed(),
+            "from" | "to" => prop_oneof![
+                (0i64..4_102_444_800_000).prop_map(|ms| Timestamp::from_unix_millis(ms).unwrap().to_rfc3339()),
+                Just("2026-11-22T08:15:03.123+01:00".to_owned()),
+                Just("2026-11-22 07:15:03Z".to_owned()),
+                Just("yesterday".to_owned()),
+            ]
+            .boxed(),
+            "limit" => prop_oneof![
+                (1i64..=100).prop_map(|n| n.to_string()),
+                prop::sample::select(vec!["0", "101", "-1", "+5", " 5", "5.0", "1e1", "", "99999999999999999999"])
+                    .prop_map(str::to_owned),
+            ]
+            .boxed(),
+            "nextPageCursor" => prop_oneof![
+                3 => Just(genuine_cursor),
+                1 => Just(String::new()),
+                1 => "c1\\.[a-z0-9-]{1,4}\\.[0-9a-f]{112}",
+            ]
+            .boxed(),
+            _ => Just(String::new()).boxed(),
+        };
+        prop_oneof![4 => valid, 1 => hostile_text()].boxed()
+    };
+    let known =
+        prop::sample::select(EVENT_PARAMETERS.to_vec()).prop_flat_map(move |name| (Just(name.to_owned()), value(name)));
+    let unknown = (
+        prop::sample::select(vec!["foo", "LIMIT", "status", "", "limit ", "appId", "x-app-keys", "page"])
+            .prop_map(str::to_owned),
+        hostile_text(),
+    );
+    let credentials = (
+        prop::sample::select(vec!["appKey", "x-app-key", "X_APP_ID", "APP_KEY", "x-App-Id", "app_key"])
+            .prop_map(str::to_owned),
+        Just("secret".to_owned()),
+    );
+    (prop::collection::vec(prop_oneof![12 => known, 3 => unknown, 1 => credentials], 0..6), any::<bool>())
+}
+
+#[actix_web::test]
+async fn any_events_list_query_gets_the_answer_its_parameters_call_for() {
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Hello {{fullName}}</p>").await;
+    for (user, action) in [("user-1", "ACCEPTED"), ("user-2", "DECLINED"), ("user-3", "ACCEPTED")] {
+        let recorded = act(&h, &op, &t, user, action).await;
+        verify(&h, &op, recorded["serviceSignature"].as_str().unwrap()).await.expect(200);
+    }
+    let first = h.call(get(&format!("{V1}/clickwrap-events?limit=1")).app(&op)).await.expect(200).json();
+    let genuine_cursor = first["nextPageCursor"].as_str().unwrap().to_owned();
+
+    for (case, (pairs, percent_everything)) in
+        samples(event_query(t.clone(), genuine_cursor.clone()), 64).into_iter().enumerate()
+    {
+        let query = encoded_query(&pairs, percent_everything);
+        let reply = h.call(get(&format!("{V1}/clickwrap-events?{query}")).peer_addr(peer(case)).app(&op)).await;
+        let (status, code) = expected_list_answer(&pairs, &genuine_cursor);
+        assert_eq!(reply.status.as_u16(), status, "{pairs:?}\n{query}\n{}", String::from_utf8_lossy(&reply.body));
+        match code {
+            Some(code) => {
+                reply.problem(status, code);
+            }
+            None => {
+                let page = reply.json();
+                let items = page["items"].as_array().unwrap();
+                let limit = pairs.iter().find(|(n, _)| n == "limit").map_or(20, |(_, v)| v.parse().unwrap());
+                assert!(items.len() <= limit, "{pairs:?}");
+                for (name, value) in &pairs {
+                    for item in items {
+                        match name.as_str() {
+                            "clickwrapEventStatus" | "endUserId" => assert_eq!(item[name], *value, "{pairs:?}"),
+                            "clickwrapTemplateId" => assert_eq!(item[name], value.to_lowercase(), "{pairs:?}"),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A language list as clients write it, now and then broken.
+fn language_list() -> impl Strategy<Value = String> {
+    let tag = prop_oneof![
+        prop::sample::select(vec!["en", "de", "DE-at", "fr", "zh-Hans-CN", "ja", "de_CH", "x", "e n", "<script>", ""])
+            .prop_map(str::to_owned),
+        "[a-zA-Z]{2,9}(-[a-zA-Z0-9]{1,9}){0,2}",
+    ];
+    prop_oneof![
+        6 => prop::collection::vec(tag, 0..4).prop_map(|tags| tags.join(",")),
+        1 => Just(vec!["en"; 17].join(",")),
+        1 => hostile_text(),
+    ]
+}
+
+/// Percent-encodes every `%` and every character `encode` picks, as a client encodes a
+/// placeholder value once.
+fn encoded_once(value: &str, encode: &[bool]) -> String {
+    value
+        .chars()
+        .zip(encode.iter().cycle())
+        .map(|(c, &pick)| {
+            if c == '%' || pick {
+                let mut buffer = [0; 4];
+                c.encode_utf8(&mut buffer).bytes().map(|b| format!("%{b:02X}")).collect()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone)]
+struct CheckCase {
+    end_user_id: String,
+    language: Option<String>,
+    full_name: String,
+    encode: Vec<bool>,
+    percent_everything: bool,
+}
+
+fn check_case() -> impl Strategy<Value = CheckCase> {
+    (
+        prop_oneof![6 => "[a-zA-Z0-9@._-]{1,20}", 1 => hostile_text()],
+        prop::option::of(language_list()),
+        prop_oneof![3 => "\\PC{0,20}", 1 => "[<>&\"'%+ ]{0,10}", 1 => hostile_text()],
+        prop::collection::vec(any::<bool>(), 1..5),
+        any::<bool>(),
+    )
+        .prop_map(|(end_user_id, language, full_name, encode, percent_everything)| CheckCase {
+            end_user_id,
+            language,
+            full_name,
+            encode,
+            percent_everything,
+        })
+}
+
+#[actix_web::test]
+async fn placeholder_values_encoded_once_inside_an_encoded_query_are_shown_as_sent() {
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Hello {{fullName}}</p>").await;
+
+    for (case, c) in samples(check_case(), 48).into_iter().enumerate() {
+        let placeholders = json!({"fullName": encoded_once(&c.full_name, &c.encode)}).to_string();
+        let mut pairs = vec![
+            ("appId".to_owned(), op.app_id.clone()),
+            ("clickwrapTemplateId".to_owned(), t.clone()),
+            ("endUserId".to_owned(), c.end_user_id.clone()),
+            ("templatePlaceholders".to_owned(), placeholders),
+        ];
+        if let Some(language) = &c.language {
+            pairs.push(("language".to_owned(), language.clone()));
+        }
+        let query = encoded_query(&pairs, c.percent_everything);
+        let reply = h.call(get(&format!("{V1}/clickwrap?{query}")).peer_addr(peer(case))).await;
+
+        let user_ok = !c.end_user_id.is_empty() && EndUserId::parse(&c.end_user_id).is_ok();
+        let language = c.language.as_deref().map(LanguagePreference::parse).transpose();
+        let too_long = c.full_name.chars().count() > 1000;
+        let (Ok(language), true, false) = (language, user_ok, too_long) else {
+            reply.problem(400, "VALIDATION_FAILED");
+            continue;
+        };
+        let body = reply.expect(200).json();
+        let shown = language.unwrap_or_default().resolve(&[Language::English, Language::German], Language::English);
+        let expected = match shown {
+            Some(Language::German) => format!("<p>Bedingungen für {}</p>", escape_html(&c.full_name)),
+            _ => format!("<p>Hello {}</p>", escape_html(&c.full_name)),
+        };
+        assert_eq!(body["content"], expected, "{c:?}\n{query}");
+        assert_eq!(body["language"], shown.unwrap().code());
+    }
+}
+
+#[actix_web::test]
+async fn any_text_as_a_signature_is_refused_and_nothing_is_recorded() {
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Hello</p>").await;
+    let genuine = act(&h, &op, &t, "user-1", "ACCEPTED").await["serviceSignature"].as_str().unwrap().to_owned();
+
+    let signatures = prop_oneof![
+        3 => hostile_text(),
+        // The genuine Signature with one character changed, or cut, or with text appended.
+        3 => (any::<prop::sample::Index>(), any::<char>(), 0u8..3, "\\PC{1,4}").prop_map({
+            let genuine = genuine.clone();
+            move |(at, c, how, tail)| {
+                let i = at.index(genuine.len());
+                match how {
+                    0 => {
+                        let mut changed: Vec<char> = genuine.chars().collect();
+                        changed[i] = c;
+                        changed.into_iter().collect()
+                    }
+                    1 => genuine[..i].to_owned(),
+                    _ => format!("{genuine}{tail}"),
+                }
+            }
+        }),
+    ];
+    for (case, signature) in samples(signatures, 48).into_iter().enumerate() {
+        if signature == genuine {
+            continue;
+        }
+        let reply = h
+            .call(
+                post(&format!("{V1}/clickwrap/verify"), &json!({"serviceSignature": signature}))
+                    .peer_addr(peer(case))
+                    .app(&op),
+            )
+            .await;
+        reply.problem(400, "INVALID_SIGNATURE");
+    }
+    // Bodies that are not the verify body at all.
+    let bodies = prop_oneof![
+        hostile_text().prop_map(Value::from),
+        Just(json!({})),
+        Just(json!({"serviceSignature": null})),
+        Just(json!({"serviceSignature": 7})),
+        Just(json!({"serviceSignature": ["x"]})),
+        Just(json!([genuine.clone()])),
+    ];
+    for (case, body) in samples(bodies, 16).into_iter().enumerate() {
+        let reply = h.call(post(&format!("{V1}/clickwrap/verify"), &body).peer_addr(peer(1000 + case)).app(&op)).await;
+        reply.problem(400, "INVALID_JSON");
+    }
+    // Nothing above was recorded: the genuine Signature still verifies, once.
+    verify(&h, &op, &genuine).await.expect(200);
+    let page = h.call(get(&format!("{V1}/clickwrap-events")).app(&op)).await.expect(200).json();
+    assert_eq!(page["items"].as_array().unwrap().len(), 1);
+}
+
+#[actix_web::test]
+async fn a_body_must_be_a_json_object_not_an_array_of_its_fields() {
+    // Found by fuzzing: `["<Signature>"]` verified like `{"serviceSignature": "<Signature>"}`,
+    // since derived deserializers also read a struct from an array of its fields.
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Hello</p>").await;
+    let signature = act(&h, &op, &t, "user-1", "ACCEPTED").await["serviceSignature"].as_str().unwrap().to_owned();
+    h.call(post(&format!("{V1}/clickwrap/verify"), &json!([signature])).app(&op)).await.problem(400, "INVALID_JSON");
+    h.call(post(&format!("{V1}/clickwraps/re-accept"), &json!([["user-1"], [t]])).app(&op))
+        .await
+        .problem(400, "INVALID_JSON");
+    h.call(
+        post("/operator/v1/apps", &json!(["Shop", null, null]))
+            .insert_header(("authorization", format!("Bearer {}", op.token))),
+    )
+    .await
+    .problem(400, "INVALID_JSON");
+    // The object form still works, and nothing was recorded before it.
+    verify(&h, &op, &signature).await.expect(200);
+}
+
+/// The proxies of the forwarded-for tests: a private range and one IPv6 proxy.
+fn proxies() -> TrustedProxies {
+    TrustedProxies::new(vec!["10.0.0.0/8".parse::<Cidr>().unwrap(), "2001:db8:1::/48".parse().unwrap()])
+}
+
+fn trusted_proxy() -> impl Strategy<Value = IpAddr> {
+    prop_oneof![
+        any::<u32>().prop_map(|bits| IpAddr::V4(Ipv4Addr::from(0x0a00_0000 | (bits & 0x00ff_ffff)))),
+        // The same proxies as a dual-stack socket reports them.
+        any::<u32>().prop_map(|bits| IpAddr::V6(Ipv4Addr::from(0x0a00_0000 | (bits & 0x00ff_ffff)).to_ipv6_mapped())),
+        any::<u64>().prop_map(|bits| IpAddr::V6(((0x2001_0db8_0001_u128 << 80) | u128::from(bits)).into())),
+    ]
+}
+
+fn untrusted_address() -> impl Strategy<Value = IpAddr> {
+    any::<IpAddr>().prop_filter("not a trusted proxy", |ip| {
+        let proxies: [Cidr; 2] = ["10.0.0.0/8".parse().unwrap(), "2001:db8:1::/48".parse().unwrap()];
+        !proxies.iter().any(|range| range.contains(*ip))
+    })
+}
+
+/// What an attacker may put before the hops the proxies append: anything a header can hold.
+fn forged_hops() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec(
+        prop_oneof![
+            trusted_proxy().prop_map(|ip| ip.to_string()),
+            untrusted_address().prop_map(|ip| ip.to_string()),
+            prop::sample::select(vec!["unknown", "", " ", "127.0.0.1:80", "[::1]", "_hidden", "1.2.3.4.5"])
+                .prop_map(str::to_owned),
+            "[ -~]{0,12}".prop_map(|s| s.replace(',', ";")),
+        ],
+        0..5,
+    )
+}
+
+/// Writes hops as header lines: all in one, or split over several, with any spacing.
+fn forwarded_request(peer: IpAddr, hops: &[String], split: &[bool], spacing: &str) -> TestRequest {
+    let mut request = TestRequest::default().peer_addr(SocketAddr::new(peer, 443));
+    let mut line: Vec<String> = Vec::new();
+    for (i, hop) in hops.iter().enumerate() {
+        line.push(hop.clone());
+        if split.get(i).copied().unwrap_or(false) || i + 1 == hops.len() {
+            request = request.append_header(("x-forwarded-for", line.join(&format!("{spacing},{spacing}"))));
+            line.clear();
+        }
+    }
+    request
+}
+
+proptest! {
+    #![proptest_config(cases(256))]
+
+    #[test]
+    fn a_client_cannot_forge_its_address_past_trusted_proxies(
+        forged in forged_hops(),
+        client in untrusted_address(),
+        proxies_after in prop::collection::vec(trusted_proxy(), 0..3),
+        peer in trusted_proxy(),
+        split in prop::collection::vec(any::<bool>(), 0..8),
+        spacing in prop::sample::select(vec!["", " ", "  ", "\t"]),
+    ) {
+        // The first proxy appends the address it saw (the client's), each later one its peer's.
+        let mut hops = forged.clone();
+        hops.push(client.to_string());
+        hops.extend(proxies_after.iter().map(IpAddr::to_string));
+        let request = forwarded_request(peer, &hops, &split, spacing).to_http_request();
+        prop_assert_eq!(proxies().client_ip(&request), Some(client), "{:?}", hops);
+    }
+
+    #[test]
+    fn an_untrusted_peer_is_the_client_whatever_it_forwards(
+        forged in forged_hops(),
+        peer in untrusted_address(),
+        split in prop::collection::vec(any::<bool>(), 0..8),
+    ) {
+        let request = forwarded_request(peer, &forged, &split, " ").to_http_request();
+        prop_assert_eq!(proxies().client_ip(&request), Some(peer));
+    }
+
+    #[test]
+    fn any_forwarded_header_yields_the_peer_or_one_of_its_hops(
+        peer in prop_oneof![trusted_proxy(), untrusted_address()],
+        raw in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..60), 0..3),
+    ) {
+        let mut request = TestRequest::default().peer_addr(SocketAddr::new(peer, 443));
+        for bytes in &raw {
+            if let Ok(value) = HeaderValue::from_bytes(bytes) {
+                request = request.append_header(("x-forwarded-for", value));
+            }
+        }
+        let request = request.to_http_request();
+        let client = proxies().client_ip(&request).unwrap();
+        let named = raw.iter().any(|bytes| {
+            String::from_utf8_lossy(bytes).split(',').any(|hop| hop.trim().parse::<IpAddr>() == Ok(client))
+        });
+        prop_assert!(client == peer || named, "{client} from {raw:?}");
+    }
+}
