@@ -377,6 +377,133 @@ async fn any_text_as_a_signature_is_refused_and_nothing_is_recorded() {
     assert_eq!(page["items"].as_array().unwrap().len(), 1);
 }
 
+/// Client metadata of any shape: nested objects and arrays, long strings near the size limit,
+/// nesting past what the JSON reader takes, and values that are not objects at all.
+fn client_metadata() -> impl Strategy<Value = Option<Value>> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        "\\PC{0,12}".prop_map(Value::from),
+    ];
+    let nested = leaf.prop_recursive(4, 32, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+            prop::collection::btree_map("\\PC{0,8}", inner, 0..6)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    });
+    let object = prop::collection::btree_map("[a-zA-Z]{1,10}", nested, 0..6)
+        .prop_map(|map| Value::Object(map.into_iter().collect()));
+    prop_oneof![
+        6 => object.prop_map(Some),
+        // Around the 8 KiB limit of its JSON text: `{"k":"…"}` is 8 bytes and the string.
+        2 => (8150usize..8220).prop_map(|n| Some(json!({"k": "x".repeat(n)}))),
+        1 => prop::sample::select(vec![40usize, 200]).prop_map(|depth| {
+            Some(json!({ "deep": (0..depth).fold(Value::Null, |inner, _| Value::from(vec![inner])) }))
+        }),
+        1 => Just(None),
+        1 => prop_oneof![Just(json!([])), Just(json!("text")), Just(json!(1))].prop_map(Some),
+    ]
+}
+
+/// A label as a client may send it: ordinary, blank, too long, with control characters.
+fn label() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => "[A-Za-z ]{1,20}".prop_filter("not blank", |l| !l.trim().is_empty()),
+        1 => prop::sample::select(vec!["", " ", "\t", "I\nagree", "a\u{0}"]).prop_map(str::to_owned),
+        1 => (499usize..502).prop_map(|n| "é".repeat(n)),
+        1 => hostile_text(),
+    ]
+}
+
+fn depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Value::Object(fields) => 1 + fields.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn label_is_valid(label: &str) -> bool {
+    !label.trim().is_empty() && label.chars().count() <= 500 && !label.chars().any(char::is_control)
+}
+
+#[actix_web::test]
+async fn any_client_metadata_and_labels_are_recorded_as_sent_or_refused_by_the_limits() {
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Hello</p>").await;
+    let view = h
+        .call(get(&format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId=u", op.app_id)))
+        .await
+        .expect(200)
+        .json();
+    let cases = (
+        client_metadata(),
+        label(),
+        prop::option::of(label()),
+        prop_oneof![4 => "[a-z0-9-]{1,12}", 1 => hostile_text()],
+    );
+    let mut verified = 0;
+    for (case, (metadata, accept_label, checkbox_label, user)) in samples(cases, 48).into_iter().enumerate() {
+        let mut body = json!({
+            "appId": op.app_id,
+            "clickwrapTemplateId": t,
+            "clickwrapTemplateVersion": view["clickwrapTemplateVersion"],
+            "clickwrapTemplateVersionMinor": view["clickwrapTemplateVersionMinor"],
+            "endUserId": user,
+            "action": "ACCEPTED",
+            "language": "en",
+            "templatePlaceholders": null,
+            "contentHash": view["contentHash"],
+            "presentedAt": Timestamp::from_datetime(time::OffsetDateTime::now_utc()).to_rfc3339(),
+            "presentation": {"mode": "DIALOG", "agreementMode": view["agreementMode"], "acceptLabel": accept_label,
+                             "checkboxLabel": checkbox_label},
+        });
+        if let Some(metadata) = &metadata {
+            body["clientMetadata"] = metadata.clone();
+        }
+        let reply = h.call(post(&format!("{V1}/clickwrap"), &body).peer_addr(peer(case))).await;
+
+        let readable = match &metadata {
+            None => true,
+            // The JSON reader takes 128 levels of nesting, the body's own two included.
+            Some(object @ Value::Object(_)) => 2 + depth(object) <= 128,
+            Some(_) => false,
+        };
+        let within_limit = metadata.as_ref().is_none_or(|m| m.to_string().len() <= 8 * 1024);
+        let valid = within_limit
+            && label_is_valid(&accept_label)
+            && checkbox_label.as_deref().is_none_or(label_is_valid)
+            && EndUserId::parse(&user).is_ok();
+        let context = format!(
+            "{user:?} {accept_label:?} {checkbox_label:?} {}",
+            metadata.as_ref().map(|m| m.to_string().chars().take(200).collect::<String>()).unwrap_or_default()
+        );
+        if !readable {
+            assert_eq!(reply.status.as_u16(), 400, "{context}");
+            reply.problem(400, "INVALID_JSON");
+            continue;
+        }
+        if !valid {
+            assert_eq!(reply.status.as_u16(), 400, "{context}");
+            reply.problem(400, "VALIDATION_FAILED");
+            continue;
+        }
+        let recorded = reply.expect(201).json();
+        // The first few are verified: what the client said comes back exactly, inside technicalMetadata.
+        if verified < 3 {
+            verified += 1;
+            let event = verify(&h, &op, recorded["serviceSignature"].as_str().unwrap()).await.expect(200).json();
+            let technical: Value = serde_json::from_str(event["technicalMetadata"].as_str().unwrap()).unwrap();
+            assert_eq!(technical["client"], metadata.unwrap_or_else(|| json!({})), "{context}");
+            assert_eq!(event["endUserId"], user);
+        }
+    }
+}
+
 #[actix_web::test]
 async fn a_body_must_be_a_json_object_not_an_array_of_its_fields() {
     // Found by fuzzing: `["<Signature>"]` verified like `{"serviceSignature": "<Signature>"}`,
