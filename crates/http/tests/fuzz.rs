@@ -505,6 +505,121 @@ async fn any_client_metadata_and_labels_are_recorded_as_sent_or_refused_by_the_l
 }
 
 #[actix_web::test]
+async fn numbers_in_client_metadata_are_recorded_to_the_last_digit() {
+    // Found by fuzzing: JSON numbers were read to the nearest float only roughly, so a client's
+    // 1.4468896506077345e18 was recorded as 1.4468896506077343e18.
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Hello</p>").await;
+    let view = h
+        .call(get(&format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId=u", op.app_id)))
+        .await
+        .expect(200)
+        .json();
+    let sent = json!({"n": 1.4468896506077345e18, "m": 9.783963716461506e266, "e": 2.5749277646498813e-264});
+    let body = json!({
+        "appId": op.app_id, "clickwrapTemplateId": t, "endUserId": "u", "action": "ACCEPTED", "language": "en",
+        "clickwrapTemplateVersion": view["clickwrapTemplateVersion"],
+        "clickwrapTemplateVersionMinor": view["clickwrapTemplateVersionMinor"],
+        "contentHash": view["contentHash"],
+        "presentedAt": Timestamp::from_datetime(time::OffsetDateTime::now_utc()).to_rfc3339(),
+        "presentation": {"mode": "DIALOG", "agreementMode": view["agreementMode"], "acceptLabel": "OK"},
+        "clientMetadata": sent,
+    });
+    let recorded = h.call(post(&format!("{V1}/clickwrap"), &body)).await.expect(201).json();
+    let event = verify(&h, &op, recorded["serviceSignature"].as_str().unwrap()).await.expect(200).json();
+    let technical: Value = serde_json::from_str(event["technicalMetadata"].as_str().unwrap()).unwrap();
+    assert_eq!(technical["client"], sent);
+}
+
+/// Whether `accept` admits `media` by RFC 9110: the most specific matching range decides, a
+/// weight (`q`, any case) of 0 refuses, and a JSON route also answers clients that take a `+json`
+/// type (its errors are `application/problem+json`).
+fn admits(accept: &str, media: &str) -> bool {
+    if accept.trim().is_empty() {
+        return true;
+    }
+    let ranges: Vec<(String, bool)> = accept
+        .split(',')
+        .map(|range| {
+            let mut parts = range.split(';').map(str::trim);
+            let name = parts.next().unwrap_or_default().to_ascii_lowercase();
+            let refused = parts.any(|p| {
+                let p = p.to_ascii_lowercase();
+                p.strip_prefix("q=").and_then(|q| q.parse::<f32>().ok()).is_some_and(|q| q <= 0.0)
+            });
+            (name, !refused)
+        })
+        .collect();
+    let kind = media.split('/').next().unwrap();
+    let levels: [&dyn Fn(&str) -> bool; 3] = [
+        &|r| r == media || (media == "application/json" && r.ends_with("+json")),
+        &|r| r == format!("{kind}/*"),
+        &|r| r == "*/*",
+    ];
+    for matches in levels {
+        let mut matching = ranges.iter().filter(|(name, _)| matches(name)).peekable();
+        if matching.peek().is_some() {
+            return matching.any(|&(_, admitted)| admitted);
+        }
+    }
+    false
+}
+
+fn accept_header() -> impl Strategy<Value = String> {
+    let range = (
+        prop::sample::select(vec![
+            "application/json",
+            "APPLICATION/JSON",
+            "application/*",
+            "*/*",
+            "application/pdf",
+            "text/html",
+            "application/problem+json",
+            "application/vnd.api+json",
+            "image/*",
+            "application/jsonx",
+        ]),
+        prop::collection::vec(
+            prop::sample::select(vec![";q=0", ";q=0.0", "; q=0.5", ";Q=0", ";q=1", ";level=1", ";q=abc", ";q=0.001"]),
+            0..2,
+        ),
+    )
+        .prop_map(|(range, params)| format!("{range}{}", params.concat()));
+    prop_oneof![
+        6 => (prop::collection::vec(range, 1..4), prop::sample::select(vec![",", ", ", " ,"]))
+            .prop_map(|(ranges, comma)| ranges.join(comma)),
+        1 => "[ -~]{0,30}",
+    ]
+}
+
+#[actix_web::test]
+async fn any_accept_header_gets_the_media_type_it_admits_or_406() {
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Hello</p>").await;
+    let signature = act(&h, &op, &t, "user-1", "ACCEPTED").await["serviceSignature"].as_str().unwrap().to_owned();
+    let event = verify(&h, &op, &signature).await.expect(200).json()["clickwrapEventId"].as_str().unwrap().to_owned();
+    let routes = [
+        (format!("{V1}/clickwrap-templates"), "application/json"),
+        (format!("{V1}/clickwrap-events/{event}/certificate"), "application/pdf"),
+    ];
+    for (case, accept) in samples(accept_header(), 48).into_iter().enumerate() {
+        for (uri, media) in &routes {
+            let reply =
+                h.call(get(uri).peer_addr(peer(case)).insert_header(("accept", accept.as_str())).app(&op)).await;
+            if admits(&accept, media) {
+                let reply = reply.expect(200);
+                assert!(reply.header("content-type").is_some_and(|t| t.starts_with(media)), "{accept:?} {uri}");
+            } else {
+                assert_eq!(reply.status.as_u16(), 406, "{accept:?} {uri}");
+                reply.problem(406, "NOT_ACCEPTABLE");
+            }
+        }
+    }
+}
+
+#[actix_web::test]
 async fn a_body_must_be_a_json_object_not_an_array_of_its_fields() {
     // Found by fuzzing: `["<Signature>"]` verified like `{"serviceSignature": "<Signature>"}`,
     // since derived deserializers also read a struct from an array of its fields.
