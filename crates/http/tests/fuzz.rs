@@ -532,6 +532,42 @@ async fn numbers_in_client_metadata_are_recorded_to_the_last_digit() {
     assert_eq!(technical["client"], sent);
 }
 
+#[actix_web::test]
+async fn any_end_user_id_in_a_path_reads_back_as_sent() {
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    template(&h, &op, "<p>Hello</p>").await;
+    let ids = prop_oneof![
+        3 => "[a-zA-Z0-9._~-]{1,20}",
+        3 => "[a-z/%?#&=+ @:;,éü\\[\\]]{1,20}",
+        1 => hostile_text(),
+    ];
+    for (case, id) in samples(ids, 48).into_iter().enumerate() {
+        // Every byte but unreserved characters percent-encoded, as encodeURIComponent does.
+        let encoded: String = id
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                    char::from(b).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
+        let reply = h.call(get(&format!("{V1}/clickwraps/{encoded}/status")).peer_addr(peer(case)).app(&op)).await;
+        if id.is_empty() {
+            // `/clickwraps//status` is no route.
+            reply.problem(404, "ROUTE_NOT_FOUND");
+        } else if EndUserId::parse(&id).is_ok() {
+            let body = reply.expect(200).json();
+            assert_eq!(body["endUserId"], id, "{encoded}");
+            assert_eq!(body["status"], "NO_DATA");
+        } else {
+            assert_eq!(reply.status.as_u16(), 400, "{id:?} {encoded}");
+        }
+    }
+}
+
 /// Whether `accept` admits `media` by RFC 9110: the most specific matching range decides, a
 /// weight (`q`, any case) of 0 refuses, and a JSON route also answers clients that take a `+json`
 /// type (its errors are `application/problem+json`).
