@@ -259,7 +259,7 @@ async fn database_exists(conn: &mut AsyncPgConnection, name: &str) -> Result<boo
 /// only read, so a role that does not own the schema (see [`grant_to_serving_role`]) can start.
 pub async fn migrate(url: &DatabaseUrl) -> Result<(), DatabaseError> {
     let mut conn = connect(url, url).await?;
-    if pending_migrations(&mut conn).await == 0 {
+    if is_up_to_date(&mut conn).await {
         return Ok(());
     }
     tokio::task::spawn_blocking(move || {
@@ -279,18 +279,21 @@ pub async fn migrate(url: &DatabaseUrl) -> Result<(), DatabaseError> {
     .map_err(|e| DatabaseError::Migrate(e.to_string()))?
 }
 
-/// How many of the embedded migrations the database has not applied (all of them when it has none).
-async fn pending_migrations(conn: &mut AsyncPgConnection) -> usize {
+/// Whether the database has applied every embedded migration. Read with a plain query: diesel's
+/// own check creates its bookkeeping table first, which a role without CREATE may not do. Anything
+/// that cannot be read counts as not up to date, and the migration then says what is wrong.
+async fn is_up_to_date(conn: &mut AsyncPgConnection) -> bool {
     #[derive(diesel::QueryableByName)]
     struct Applied {
         #[diesel(sql_type = diesel::sql_types::Text)]
         version: String,
     }
-    // diesel's own check creates its bookkeeping table first, which a role without CREATE may not.
-    let applied: Vec<Applied> =
-        diesel::sql_query("SELECT version FROM __diesel_schema_migrations").load(conn).await.unwrap_or_default();
-    let embedded = MigrationSource::<diesel::pg::Pg>::migrations(&MIGRATIONS).unwrap_or_default();
-    embedded.iter().filter(|m| !applied.iter().any(|a| a.version == m.name().version().to_string())).count()
+    let Ok(applied) = diesel::sql_query("SELECT version FROM __diesel_schema_migrations").load::<Applied>(conn).await
+    else {
+        return false;
+    };
+    let Ok(embedded) = MigrationSource::<diesel::pg::Pg>::migrations(&MIGRATIONS) else { return false };
+    embedded.iter().all(|m| applied.iter().any(|a| a.version == m.name().version().to_string()))
 }
 
 /// Lets `role` do what the server does at run time, and no more: read and write rows (the evidence
