@@ -63,6 +63,16 @@ fn the_server_runs_as_a_role_that_does_not_own_the_schema() {
     // As the serving role alone, a missing database cannot be made: it is not the owner.
     let refused = command(&role.url()).arg("migrate").output().unwrap();
     assert!(!refused.status.success(), "a role without CREATEDB made the database");
+    // Nor can it migrate one the owner made: it is told to migrate as the owner.
+    let owner_url = DatabaseUrl::parse(&owner).unwrap();
+    block_on(async {
+        let mut admin = AsyncPgConnection::establish(&owner_url.with_database("postgres").expose()).await.unwrap();
+        diesel::sql_query(format!("CREATE DATABASE {}", owner_url.database())).execute(&mut admin).await.unwrap();
+    });
+    let refused = command(&role.url()).arg("migrate").output().unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "the serving role migrated the schema");
+    assert!(stderr.contains("Migrate as the owner: set CLICKWRAP_MIGRATION_DATABASE_URL"), "{stderr}");
 
     let migrated =
         command(&role.url()).env("CLICKWRAP_MIGRATION_DATABASE_URL", &owner).arg("migrate").output().unwrap();
