@@ -223,6 +223,11 @@ async fn connect(configured: &DatabaseUrl, target: &DatabaseUrl) -> Result<Async
 
 /// Creates the database if it does not exist yet.
 pub async fn create_database_if_missing(url: &DatabaseUrl) -> Result<(), DatabaseError> {
+    // A database that takes the connection exists: a serving role need not reach `postgres`, which
+    // a locked-down server may not let it connect to.
+    if AsyncPgConnection::establish(&url.expose()).await.is_ok() {
+        return Ok(());
+    }
     let mut conn = connect(url, &url.with_database("postgres")).await?;
     let exists = database_exists(&mut conn, url.database())
         .await
