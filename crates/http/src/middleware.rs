@@ -270,8 +270,8 @@ pub fn content_security_policy_with_inline(script_hashes: &[String], style_hashe
 }
 
 /// The security headers and the default cache policy, the one place that decides them: nothing is
-/// sniffed; a page is never framed and gets [`CONTENT_SECURITY_POLICY`] unless its handler chose
-/// a stricter one; an answer that does not say how to cache it is `no-store`, since API answers
+/// sniffed; a page (or a PDF) is never framed and gets [`CONTENT_SECURITY_POLICY`] unless its
+/// handler chose a stricter one; an answer that does not say how to cache it is `no-store`, since API answers
 /// carry personal data (the scripts, the console's assets and the OpenAPI document say otherwise).
 pub(crate) fn add_security_headers(headers: &mut HeaderMap) {
     let defaults = |headers: &mut HeaderMap, name: HeaderName, value: &'static str| {
@@ -281,9 +281,12 @@ pub(crate) fn add_security_headers(headers: &mut HeaderMap) {
     };
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     defaults(headers, header::CACHE_CONTROL, "no-store");
-    let is_page =
-        headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("text/html"));
-    if is_page {
+    // What a browser shows as a document (a page, a PDF opened in a tab) is never framed.
+    let is_document = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html") || v.starts_with("application/pdf"));
+    if is_document {
         defaults(headers, header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY);
         defaults(headers, header::X_FRAME_OPTIONS, "DENY");
         defaults(headers, header::REFERRER_POLICY, "same-origin");
