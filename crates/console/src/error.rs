@@ -8,8 +8,6 @@ use clickwrap_domain::service::AuthError;
 use clickwrap_domain::tenants::models::ForbiddenRole;
 use maud::{DOCTYPE, html};
 
-use crate::pages::with_security_headers;
-
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ConsoleError {
     /// No session, or it ended: to the sign-in page.
@@ -108,7 +106,6 @@ impl ResponseError for ConsoleError {
             }
         };
         let mut response = HttpResponse::build(status);
-        with_security_headers(&mut response);
         if matches!(self, Self::Unavailable) {
             response.insert_header((header::RETRY_AFTER, "5"));
         }

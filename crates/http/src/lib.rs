@@ -19,6 +19,8 @@ pub mod client_ip;
 pub mod openapi;
 pub mod problem;
 
+pub use middleware::{CONTENT_SECURITY_POLICY, content_security_policy_with_inline};
+
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::from_fn;
@@ -87,7 +89,10 @@ pub fn api(
         .configure(routes::configure)
         .configure(extra)
         .default_service(web::to(middleware::unknown_route))
+        .wrap(from_fn(middleware::head_as_get))
         .wrap(from_fn(middleware::negotiate))
+        .wrap(from_fn(middleware::security_headers))
+        .wrap(from_fn(middleware::compress))
         .wrap(from_fn(middleware::problem_responses))
         .wrap(from_fn(middleware::catch_panics))
 }

@@ -1,15 +1,18 @@
 //! What every request goes through: panics become a 500 problem, every error answer becomes a
-//! problem document (actix's own included), and `Accept` is honoured (406).
+//! problem document (actix's own included), `Accept` is honoured (406), text answers are
+//! compressed when the client accepts it, `HEAD` is answered wherever `GET` is, and every answer
+//! carries the security headers and a cache policy.
 
 use std::panic::AssertUnwindSafe;
 
-use actix_web::body::{BoxBody, MessageBody};
+use actix_http::encoding::Encoder;
+use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::error::{JsonPayloadError, PathError};
-use actix_web::http::StatusCode;
-use actix_web::http::header::{self, HeaderMap};
+use actix_web::http::header::{self, AcceptEncoding, ContentEncoding, Encoding, HeaderMap, HeaderName, HeaderValue};
+use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::{Error, HttpRequest, HttpResponse, ResponseError, web};
+use actix_web::{Error, HttpMessage as _, HttpRequest, HttpResponse, ResponseError, web};
 use futures_util::FutureExt;
 
 use crate::problem::{ApiError, PROBLEM_JSON};
@@ -21,11 +24,12 @@ pub(crate) async fn catch_panics(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, Error> {
-    let path = request.path().to_owned();
+    // The route's pattern, not the path: paths carry end user ids.
+    let route = request.match_pattern().unwrap_or_else(|| "unmatched".into());
     match AssertUnwindSafe(next.call(request)).catch_unwind().await {
         Ok(result) => result.map(ServiceResponse::map_into_boxed_body),
         Err(_) => {
-            tracing::error!(%path, "a request handler panicked");
+            tracing::error!(%route, "a request handler panicked");
             Err(ApiError::internal().into())
         }
     }
@@ -52,7 +56,9 @@ pub(crate) async fn problem_responses(
     }
     let (request, response) = response.into_parts();
     let headers = response.headers().clone();
-    let detail = if status.is_client_error() {
+    // A compressed body is not text to quote.
+    let readable = !headers.contains_key(header::CONTENT_ENCODING);
+    let detail = if status.is_client_error() && readable {
         let bytes = actix_web::body::to_bytes(response.into_body()).await.unwrap_or_default();
         let text = String::from_utf8_lossy(&bytes);
         let text: String = text.chars().take(500).collect();
@@ -201,18 +207,144 @@ pub(crate) async fn negotiate(
     next.call(request).await.map(ServiceResponse::map_into_boxed_body)
 }
 
+/// `HEAD` is routed as `GET`: every GET route answers it, and the HTTP layer sends the GET's
+/// headers (its `Content-Length` included) without the body, since it knows the request was HEAD.
+pub(crate) async fn head_as_get(
+    mut request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    if request.method() == Method::HEAD {
+        request.head_mut().method = Method::GET;
+    }
+    next.call(request).await
+}
+
+/// Answers smaller than this are sent as they are: compressing them saves next to nothing.
+const MIN_COMPRESSED_SIZE: u64 = 1024;
+
+/// The encodings offered, best first; `identity` when the client accepts none of them (never 406).
+const ENCODINGS: [Encoding; 3] = [
+    Encoding::Known(ContentEncoding::Brotli),
+    Encoding::Known(ContentEncoding::Gzip),
+    Encoding::Known(ContentEncoding::Identity),
+];
+
+/// Brotli or gzip for text answers the client accepts them for; PDFs (compressed already) and
+/// small answers go as they are. A streamed body (the events export) is compressed chunk by
+/// chunk, so it still streams.
+pub(crate) async fn compress(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let offered = request
+        .get_header::<AcceptEncoding>()
+        .and_then(|accepted| accepted.negotiate(ENCODINGS.iter()))
+        .and_then(|encoding| match encoding {
+            Encoding::Known(known) => Some(known),
+            Encoding::Unknown(_) => None,
+        })
+        .unwrap_or(ContentEncoding::Identity);
+    let response = next.call(request).await?;
+    Ok(response.map_body(|head, body| {
+        let worth_it = match body.size() {
+            BodySize::Sized(size) => size >= MIN_COMPRESSED_SIZE,
+            BodySize::Stream => true,
+            BodySize::None => false,
+        };
+        let text = head.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(is_text);
+        let encoding = if worth_it && text { offered } else { ContentEncoding::Identity };
+        Encoder::response(encoding, head, body)
+    }))
+}
+
+/// Media types that compress well: text, JSON, scripts, PEM.
+fn is_text(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence.starts_with("text/")
+        || essence.ends_with("+json")
+        || matches!(
+            essence.as_str(),
+            "application/json" | "application/x-ndjson" | "application/javascript" | "application/x-pem-file"
+        )
+}
+
+/// Every page's Content-Security-Policy: scripts, styles, fonts and images from this origin (and
+/// agreement logos and images over https), frames only of our own pages, never framed, forms
+/// posting only here.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' https: data:; frame-src 'self'; frame-ancestors 'none'; form-action 'self'; \
+     base-uri 'none'; object-src 'none'";
+
+/// [`CONTENT_SECURITY_POLICY`] with inline `<script>` and `<style>` elements allowed by their
+/// hashes (`sha256-<base64>`), for a page that carries its script and style inline (the demo).
+pub fn content_security_policy_with_inline(script_hashes: &[String], style_hashes: &[String]) -> String {
+    let sources = |hashes: &[String]| hashes.iter().map(|hash| format!(" '{hash}'")).collect::<String>();
+    CONTENT_SECURITY_POLICY
+        .replace("script-src 'self'", &format!("script-src 'self'{}", sources(script_hashes)))
+        .replace("style-src 'self'", &format!("style-src 'self'{}", sources(style_hashes)))
+}
+
+/// The security headers and the default cache policy, the one place that decides them: nothing is
+/// sniffed; a page (or a PDF) is never framed and gets [`CONTENT_SECURITY_POLICY`] unless its
+/// handler chose a stricter one; an answer that does not say how to cache it is `no-store`, since API answers
+/// carry personal data (the scripts, the console's assets and the OpenAPI document say otherwise).
+pub(crate) fn add_security_headers(headers: &mut HeaderMap) {
+    let defaults = |headers: &mut HeaderMap, name: HeaderName, value: &'static str| {
+        if !headers.contains_key(&name) {
+            headers.insert(name, HeaderValue::from_static(value));
+        }
+    };
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    defaults(headers, header::CACHE_CONTROL, "no-store");
+    // What a browser shows as a document (a page, a PDF opened in a tab) is never framed.
+    let is_document = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html") || v.starts_with("application/pdf"));
+    if is_document {
+        defaults(headers, header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY);
+        defaults(headers, header::X_FRAME_OPTIONS, "DENY");
+        defaults(headers, header::REFERRER_POLICY, "same-origin");
+    }
+}
+
+/// [`add_security_headers`] on every answer that comes back as a response (error answers that
+/// travel up as errors get them from [`ApiError`]'s response).
+pub(crate) async fn security_headers(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let mut response = next.call(request).await?;
+    add_security_headers(response.headers_mut());
+    Ok(response)
+}
+
 pub(crate) async fn unknown_route(request: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(ApiError::not_found("ROUTE_NOT_FOUND", format!("no route {} {}", request.method(), request.path())))
 }
 
-/// 405 with `Allow` for a known path asked with another method.
+/// 405 with `Allow` for a known path asked with another method; a path that answers GET answers
+/// HEAD too ([`head_as_get`]).
 pub(crate) fn method_not_allowed(allow: &'static str) -> actix_web::Route {
-    web::to(move || async move {
-        Err::<HttpResponse, _>(
-            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", format!("allowed methods: {allow}"))
+    let allow = allow_with_head(allow);
+    web::to(move || {
+        let allow = allow.clone();
+        async move {
+            Err::<HttpResponse, _>(
+                ApiError::new(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "METHOD_NOT_ALLOWED",
+                    format!("allowed methods: {allow}"),
+                )
                 .with_header(header::ALLOW, allow),
-        )
+            )
+        }
     })
+}
+
+fn allow_with_head(allow: &str) -> String {
+    let methods: Vec<&str> = allow.split(',').map(str::trim).collect();
+    if methods.contains(&"GET") && !methods.contains(&"HEAD") { format!("{allow}, HEAD") } else { allow.to_owned() }
 }
 
 pub(crate) fn path_config() -> web::PathConfig {
@@ -266,5 +398,30 @@ mod tests {
         assert!(accepts(Some("*/*;q=0, application/json"), "application/json"));
         assert!(accepts(Some("application/*;q=0, application/json;q=0.1"), "application/json"));
         assert!(accepts(Some("application/json;q=zero"), "application/json"));
+    }
+
+    #[test]
+    fn text_is_compressed_and_pdfs_are_not() {
+        for text in ["application/json", "application/problem+json", "text/javascript; charset=utf-8", "text/csv"] {
+            assert!(is_text(text), "{text}");
+        }
+        for binary in ["application/pdf", "image/png", "application/octet-stream"] {
+            assert!(!is_text(binary), "{binary}");
+        }
+    }
+
+    #[test]
+    fn a_get_resource_allows_head() {
+        assert_eq!(allow_with_head("GET"), "GET, HEAD");
+        assert_eq!(allow_with_head("GET, POST"), "GET, POST, HEAD");
+        assert_eq!(allow_with_head("POST"), "POST");
+    }
+
+    #[test]
+    fn inline_sources_are_added_by_hash() {
+        let policy = content_security_policy_with_inline(&["sha256-abc".into()], &["sha256-def".into()]);
+        assert!(policy.contains("script-src 'self' 'sha256-abc';"), "{policy}");
+        assert!(policy.contains("style-src 'self' 'sha256-def';"), "{policy}");
+        assert!(!policy.contains("unsafe"), "{policy}");
     }
 }

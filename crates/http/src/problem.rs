@@ -114,13 +114,14 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let mut response = HttpResponse::build(self.status);
         response.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
-        response.insert_header((header::CACHE_CONTROL, "no-store"));
         for (name, value) in &self.headers {
             if let Ok(value) = HeaderValue::from_str(value) {
                 response.append_header((name.clone(), value));
             }
         }
-        response.body(self.body().to_string())
+        let mut response = response.body(self.body().to_string());
+        crate::middleware::add_security_headers(response.headers_mut());
+        response
     }
 }
 

@@ -45,11 +45,39 @@ impl QueryParams {
     }
 }
 
-/// Whether credentials were put in the query string, where they leak into logs and histories.
-/// Reads only the names, without collecting the parameters.
+/// Whether credentials were put in the query string, where they leak into logs and histories: an
+/// app's (`X-APP-ID`, `X-APP-KEY`, `appKey`) or an operator's (`access_token`, `token`,
+/// `Authorization`, `operatorToken`), in any casing, with or without `-`/`_`. Reads only the
+/// names, without collecting the parameters.
 pub(crate) fn carries_credentials(query: &str) -> bool {
     form_urlencoded::parse(query.as_bytes()).any(|(key, _)| {
         let folded: String = key.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
-        matches!(folded.as_str(), "xappid" | "xappkey" | "appkey")
+        matches!(
+            folded.as_str(),
+            "xappid" | "xappkey" | "appkey" | "accesstoken" | "token" | "authorization" | "operatortoken" | "bearer"
+        )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::carries_credentials;
+
+    #[test]
+    fn credentials_are_found_by_name_in_any_spelling() {
+        for query in [
+            "appKey=k",
+            "X-APP-KEY=k",
+            "x_app_id=a",
+            "APP_KEY=k",
+            "access_token=t",
+            "Authorization=Bearer%20t",
+            "a=1&token=t",
+        ] {
+            assert!(carries_credentials(query), "{query}");
+        }
+        for query in ["", "limit=5", "appId=a", "nextPageCursor=token"] {
+            assert!(!carries_credentials(query), "{query}");
+        }
+    }
 }

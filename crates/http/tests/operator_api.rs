@@ -155,20 +155,20 @@ async fn other_methods_answer_405_with_allow() {
     let a = operator(&h, None).await;
     let app = &a.app_id;
     for (path, allow, wrong) in [
-        ("/apps".to_owned(), "GET, POST", Method::DELETE),
-        (format!("/apps/{app}"), "GET, PATCH", Method::PUT),
+        ("/apps".to_owned(), "GET, POST, HEAD", Method::DELETE),
+        (format!("/apps/{app}"), "GET, PATCH, HEAD", Method::PUT),
         (format!("/apps/{app}/app-key"), "POST", Method::GET),
         (format!("/apps/{app}/webhook-signing-secret"), "POST", Method::GET),
-        ("/templates".to_owned(), "GET, POST", Method::PUT),
-        (format!("/templates/{UNKNOWN_ID}"), "GET, PATCH", Method::DELETE),
+        ("/templates".to_owned(), "GET, POST, HEAD", Method::PUT),
+        (format!("/templates/{UNKNOWN_ID}"), "GET, PATCH, HEAD", Method::DELETE),
         (format!("/templates/{UNKNOWN_ID}/draft"), "PUT", Method::GET),
         (format!("/templates/{UNKNOWN_ID}/customizations"), "PUT", Method::POST),
         (format!("/templates/{UNKNOWN_ID}/apps"), "PUT", Method::GET),
         (format!("/templates/{UNKNOWN_ID}/versions"), "POST", Method::GET),
         (format!("/templates/{UNKNOWN_ID}/enable"), "POST", Method::GET),
         (format!("/templates/{UNKNOWN_ID}/disable"), "POST", Method::PUT),
-        ("/usage".to_owned(), "GET", Method::POST),
-        ("/events".to_owned(), "GET", Method::POST),
+        ("/usage".to_owned(), "GET, HEAD", Method::POST),
+        ("/events".to_owned(), "GET, HEAD", Method::POST),
     ] {
         let reply = h.call(op(wrong.clone(), &path, &a.token)).await;
         assert_eq!(reply.header("allow"), Some(allow), "{wrong} {path}");

@@ -202,13 +202,18 @@ pub(crate) async fn serve(
     let purge = tokio::spawn(purge_rate_limits(store.clone(), stopped.clone()));
     let tree_heads = tokio::spawn(sign_tree_heads(state.service.clone(), stopped));
 
+    let own_metrics_server = match config.metrics_listen {
+        Some(address) => Some(metrics_server(address, metrics.clone(), store.clone(), webhook_stats.clone())?),
+        None => None,
+    };
+    let metrics_here = own_metrics_server.is_none();
     let http_store = store.clone();
     let server = HttpServer::new(move || {
         let store = http_store.clone();
         let extra = extra.clone();
         let console = console.clone();
         api(state.clone(), move |config| {
-            system_routes(config, store);
+            system_routes(config, store, metrics_here);
             clickwrap_console::configure(config, console);
             extra(config);
         })
@@ -222,7 +227,15 @@ pub(crate) async fn serve(
     for address in server.addrs() {
         tracing::info!(%address, "listening on http://{address}");
     }
+    let own_metrics_server = own_metrics_server.map(|server| {
+        let handle = server.handle();
+        actix_web::rt::spawn(server);
+        handle
+    });
     server.run().await.map_err(|e| StartError::Other(e.to_string()))?;
+    if let Some(metrics) = own_metrics_server {
+        metrics.stop(true).await;
+    }
 
     tracing::info!("stopping background work");
     let _ = stop_background.send(true);
@@ -242,7 +255,35 @@ pub(crate) async fn serve(
     Ok(())
 }
 
-fn system_routes(config: &mut web::ServiceConfig, store: PgStore) {
+/// `/metrics` alone on its own address (`CLICKWRAP_METRICS_LISTEN`), so that it can be kept off
+/// the public listener; it stops with the main server.
+fn metrics_server(
+    address: std::net::SocketAddr,
+    metrics: web::Data<Metrics>,
+    store: PgStore,
+    webhook_stats: WebhookStats,
+) -> Result<actix_web::dev::Server, StartError> {
+    let server = HttpServer::new(move || {
+        actix_web::App::new()
+            .app_data(metrics.clone())
+            .app_data(web::Data::new(store.clone()))
+            .app_data(web::Data::new(webhook_stats.clone()))
+            .service(clickwrap_http::resource("/metrics", "GET").route(web::get().to(self::metrics)))
+            .default_service(web::to(|| async {
+                Err::<HttpResponse, _>(ApiError::not_found("ROUTE_NOT_FOUND", "only /metrics is served here"))
+            }))
+    })
+    .workers(1)
+    .disable_signals()
+    .bind(address)
+    .map_err(|source| StartError::Listen { address, source })?;
+    for address in server.addrs() {
+        tracing::info!(%address, "metrics on http://{address}/metrics");
+    }
+    Ok(server.run())
+}
+
+fn system_routes(config: &mut web::ServiceConfig, store: PgStore, with_metrics: bool) {
     let ready_store = store.clone();
     config
         .app_data(web::Data::new(store))
@@ -259,8 +300,10 @@ fn system_routes(config: &mut web::ServiceConfig, store: PgStore) {
                 }
             }
         })))
-        .service(clickwrap_http::resource("/metrics", "GET").route(web::get().to(metrics)))
         .configure(clickwrap_http::openapi::configure);
+    if with_metrics {
+        config.service(clickwrap_http::resource("/metrics", "GET").route(web::get().to(metrics)));
+    }
 }
 
 /// The running webhook dispatcher, for its counters.

@@ -48,6 +48,10 @@ pub(crate) struct Config {
     /// `CLICKWRAP_MASTER_KEY_FILE` or `CLICKWRAP_MASTER_KEY`, with `CLICKWRAP_MASTER_KEY_PREVIOUS_FILE`
     /// during a master-key rotation; `None` when not configured.
     pub(crate) master_keys: Option<MasterKeys>,
+    /// What is logged (`CLICKWRAP_LOG`): `info` by default, or directives like `info,clickwrap_http=debug`.
+    pub(crate) log_filter: String,
+    /// Where `/metrics` is served instead of on `listen`, when set (`CLICKWRAP_METRICS_LISTEN`).
+    pub(crate) metrics_listen: Option<SocketAddr>,
 }
 
 /// Every bad value, each on its own line.
@@ -209,6 +213,24 @@ impl Config {
         });
 
         let master_keys = master_keys(&mut problems, &take);
+        // Refused values are in `problems`, so the placeholders below are never used.
+        let log_filter =
+            parse_or(&mut problems, "CLICKWRAP_LOG", &take("CLICKWRAP_LOG", "info"), log_filter).unwrap_or_default();
+        let metrics_listen_text = take("CLICKWRAP_METRICS_LISTEN", "");
+        let metrics_listen = if metrics_listen_text.is_empty() {
+            None
+        } else {
+            parse_or(&mut problems, "CLICKWRAP_METRICS_LISTEN", &metrics_listen_text, |v| {
+                v.parse::<SocketAddr>()
+                    .map_err(|_| "must be an address and port like 127.0.0.1:9090 or [::]:9090".into())
+            })
+        };
+        if metrics_listen.is_some() && metrics_listen == listen {
+            problems.push(format!(
+                "CLICKWRAP_METRICS_LISTEN={metrics_listen_text:?}: must differ from CLICKWRAP_LISTEN (leave it unset \
+                 to serve /metrics there)"
+            ));
+        }
 
         match (
             database_url,
@@ -253,6 +275,8 @@ impl Config {
                 tsa_timeout,
                 log_format,
                 master_keys,
+                log_filter,
+                metrics_listen,
             }),
             _ => Err(ConfigError(problems)),
         }
@@ -309,6 +333,31 @@ fn master_keys(problems: &mut Vec<String>, take: &impl Fn(&str, &str) -> String)
             None
         }
     }
+}
+
+/// A log filter: comma-separated directives, each a level (`off`, `error`, `warn`, `info`,
+/// `debug`, `trace`) or `target=level`. A bare word that is not a level is refused although the
+/// filter syntax would take it as a target: `inf` would silence every other line.
+/// Returned with spaces dropped and levels in lowercase, as the filter's parser wants them.
+fn log_filter(value: &str) -> Result<String, String> {
+    const LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+    let expected = || "must be levels or target=level directives, like info or info,clickwrap_http=debug".to_owned();
+    let mut directives = Vec::new();
+    for directive in value.split(',').map(str::trim).filter(|d| !d.is_empty()) {
+        let (target, level) = match directive.rsplit_once('=') {
+            Some((target, level)) if !target.trim().is_empty() => (Some(target.trim()), level),
+            Some(_) => return Err(expected()),
+            None => (None, directive),
+        };
+        let level = level.trim().to_ascii_lowercase();
+        if !LEVELS.contains(&level.as_str()) {
+            return Err(format!("{directive:?} is not a level or target=level: {}", expected()));
+        }
+        directives.push(target.map_or_else(|| level.clone(), |target| format!("{target}={level}")));
+    }
+    let normalized = directives.join(",");
+    tracing_subscriber::EnvFilter::builder().parse(&normalized).map_err(|e| format!("{e}: {}", expected()))?;
+    Ok(normalized)
 }
 
 fn cidrs(problems: &mut Vec<String>, name: &str, value: &str) -> Vec<Cidr> {
@@ -380,6 +429,34 @@ mod tests {
                 .to_string();
         assert!(text.contains("CLICKWRAP_TSA_URL") && text.contains("CLICKWRAP_TSA_TIMEOUT_SECS"), "{text}");
         assert!(!text.contains("secret"), "{text}");
+    }
+
+    #[test]
+    fn the_log_filter_is_levels_or_target_levels() {
+        assert_eq!(config(&[]).unwrap().log_filter, "info");
+        for (given, used) in [
+            ("debug", "debug"),
+            ("info,clickwrap_http=debug", "info,clickwrap_http=debug"),
+            ("warn, tokio_postgres = TRACE", "warn,tokio_postgres=trace"),
+            ("OFF", "off"),
+        ] {
+            assert_eq!(config(&[("CLICKWRAP_LOG", given)]).unwrap().log_filter, used);
+        }
+        for bad in ["inf", "info,clickwrap_http=loud", "=debug", "info,[", "clickwrap_server"] {
+            let text = config(&[("CLICKWRAP_LOG", bad)]).unwrap_err().to_string();
+            assert!(text.contains("CLICKWRAP_LOG"), "{bad}: {text}");
+        }
+    }
+
+    #[test]
+    fn metrics_listen_on_their_own_address_when_asked() {
+        assert_eq!(config(&[]).unwrap().metrics_listen, None, "on the main listener by default");
+        let c = config(&[("CLICKWRAP_METRICS_LISTEN", "127.0.0.1:9090")]).unwrap();
+        assert_eq!(c.metrics_listen, Some("127.0.0.1:9090".parse().unwrap()));
+        for bad in ["9090", "127.0.0.1:8080"] {
+            let text = config(&[("CLICKWRAP_METRICS_LISTEN", bad)]).unwrap_err().to_string();
+            assert!(text.contains("CLICKWRAP_METRICS_LISTEN"), "{bad}: {text}");
+        }
     }
 
     #[test]

@@ -162,7 +162,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    telemetry::init(config.log_format);
+    telemetry::init(config.log_format, &config.log_filter);
     let runtime = actix_web::rt::System::new();
     match runtime.block_on(run(cli.command, config)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
+use base64ct::{Base64, Encoding as _};
 use clickwrap_console::ConsoleState;
 use clickwrap_domain::EventId;
 use clickwrap_http::ApiState;
@@ -16,7 +17,7 @@ use serde_json::Value;
 
 use crate::demo::DemoCredentials;
 
-/// `/sdk/v1/clickwrap.js` and `.mjs`, cacheable, with an `ETag`.
+/// `/sdk/v1/clickwrap.js` and `.mjs`, cacheable, with an `ETag` (`HEAD` too, as every GET route).
 pub(crate) fn sdk_routes(config: &mut web::ServiceConfig) {
     for (path, text) in [(sdk::CLICKWRAP_JS_PATH, sdk::CLICKWRAP_JS), (sdk::CLICKWRAP_MJS_PATH, sdk::CLICKWRAP_MJS)] {
         // Hashed once, here: every page that embeds a clickwrap loads the script.
@@ -25,7 +26,7 @@ pub(crate) fn sdk_routes(config: &mut web::ServiceConfig) {
             let etag = etag.clone();
             async move { script(&request, text, &etag) }
         };
-        config.service(web::resource(path).route(web::get().to(serve.clone())).route(web::head().to(serve)));
+        config.service(web::resource(path).route(web::get().to(serve)));
     }
 }
 
@@ -43,18 +44,47 @@ fn script(request: &HttpRequest, text: &'static str, etag: &str) -> HttpResponse
 pub(crate) fn demo_routes(config: &mut web::ServiceConfig, credentials: DemoCredentials) {
     let page =
         sdk::demo_page(&credentials.installation.app_id.to_string(), &credentials.installation.template_id.to_string());
+    let policy = demo_content_security_policy(&page);
     config
         .app_data(web::Data::new(credentials))
         .route(
             "/demo",
             web::get().to(move || {
-                let page = page.clone();
-                async move { HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page) }
+                let (page, policy) = (page.clone(), policy.clone());
+                async move {
+                    HttpResponse::Ok()
+                        .content_type("text/html; charset=utf-8")
+                        .insert_header((header::CONTENT_SECURITY_POLICY, policy))
+                        .body(page)
+                }
             }),
         )
         .route("/demo/verify", web::post().to(demo_verify))
         .route("/demo/console", web::post().to(demo_console))
         .route("/demo/certificate/{clickwrapEventId}", web::get().to(demo_certificate));
+}
+
+/// The pages' policy with the demo page's own inline script and style allowed by their SHA-256
+/// (the page is one file that runs without a build step), and nothing else inline.
+fn demo_content_security_policy(page: &str) -> String {
+    let hashes = |open: &str, close: &str| -> Vec<String> {
+        inline_blocks(page, open, close)
+            .map(|block| {
+                let digest = ring::digest::digest(&ring::digest::SHA256, block.as_bytes());
+                format!("sha256-{}", Base64::encode_string(digest.as_ref()))
+            })
+            .collect()
+    };
+    clickwrap_http::content_security_policy_with_inline(
+        &hashes("<script>", "</script>"),
+        &hashes("<style>", "</style>"),
+    )
+}
+
+/// The text of every `open`…`close` element (exactly `open`: an element with attributes, such
+/// as `<script src>`, is not inline).
+fn inline_blocks<'a>(page: &'a str, open: &'a str, close: &'a str) -> impl Iterator<Item = &'a str> {
+    page.split(open).skip(1).filter_map(move |rest| rest.split_once(close).map(|(block, _)| block))
 }
 
 /// `POST /demo/console`: signs the demo operator in to the console with one click.
@@ -89,4 +119,21 @@ async fn demo_certificate(
     let id = EventId::parse(&path).map_err(|e| ApiError::invalid_field("clickwrapEventId", e))?;
     let (event, certificate) = state.service.certificate(demo.installation.tenant_id, id).await?;
     Ok(clickwrap_http::pdf_response(&format!("certificate-{}.pdf", event.id), certificate.pdf))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_policy_allows_exactly_its_inline_script_and_style() {
+        let page = sdk::demo_page("app", "template");
+        let policy = demo_content_security_policy(&page);
+        assert_eq!(inline_blocks(&page, "<script>", "</script>").count(), 1, "one inline script");
+        assert_eq!(inline_blocks(&page, "<style>", "</style>").count(), 1, "one inline style sheet");
+        assert!(!policy.contains("unsafe"), "{policy}");
+        assert!(policy.contains("script-src 'self' 'sha256-") && policy.contains("style-src 'self' 'sha256-"));
+        assert!(!page.contains(" style=\""), "style attributes would need 'unsafe-inline'");
+        assert!(!page.contains(" onclick="), "event handler attributes would need 'unsafe-inline'");
+    }
 }

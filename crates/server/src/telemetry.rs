@@ -8,20 +8,40 @@ use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
-use tracing::Instrument;
-use tracing_subscriber::EnvFilter;
+use tracing::{Instrument, Metadata};
+use tracing_subscriber::filter::{EnvFilter, LevelFilter, filter_fn};
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 use crate::config::LogFormat;
 use crate::metrics::Metrics;
 
-pub(crate) fn init(format: LogFormat) {
-    let filter = EnvFilter::try_from_env("CLICKWRAP_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+/// Starts logging with `filter` (`CLICKWRAP_LOG`, validated by the configuration). Whatever the
+/// filter says, the database driver's debug and trace lines stay out: they carry the statements'
+/// parameters, which are end users' names, emails, user agents and content. A failed write to
+/// standard error (a closed pipe) loses the line and nothing else: no panic, no message.
+pub(crate) fn init(format: LogFormat, filter: &str) {
+    let filter = EnvFilter::builder().with_default_directive(LevelFilter::INFO.into()).parse_lossy(filter);
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi);
+    let layer =
+        tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_ansi(ansi).log_internal_errors(false);
+    let registry =
+        tracing_subscriber::registry().with(filter).with(filter_fn(|metadata| !carries_personal_data(metadata)));
     let _ = match format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder.json().flatten_event(true).with_current_span(true).try_init(),
+        LogFormat::Text => registry.with(layer).try_init(),
+        LogFormat::Json => registry.with(layer.json().flatten_event(true).with_current_span(true)).try_init(),
     };
+}
+
+/// Log targets whose lines below INFO quote the values of statements, requests or bodies.
+const QUOTING_TARGETS: [&str; 2] = ["tokio_postgres", "postgres_protocol"];
+
+fn carries_personal_data(metadata: &Metadata<'_>) -> bool {
+    let target = metadata.target();
+    *metadata.level() > tracing::Level::INFO
+        && QUOTING_TARGETS
+            .iter()
+            .any(|quoting| target.strip_prefix(quoting).is_some_and(|rest| rest.is_empty() || rest.starts_with("::")))
 }
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -39,7 +59,9 @@ pub(crate) async fn requests(
         .filter(|v| !v.is_empty() && v.len() <= 64 && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
         .map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);
     let metrics = request.app_data::<actix_web::web::Data<Metrics>>().cloned();
-    let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.path());
+    // The route's pattern (`/clickwraps/{endUserId}/status`), never the path: paths carry end user ids.
+    let route = request.match_pattern().unwrap_or_else(|| "unmatched".into());
+    let span = tracing::info_span!("request", request_id = %id, method = %request.method(), route = %route);
     let started = Instant::now();
     async move {
         let result = next.call(request).await;
@@ -47,8 +69,7 @@ pub(crate) async fn requests(
         match result {
             Ok(mut response) => {
                 let status = response.status().as_u16();
-                let route = response.request().match_pattern().unwrap_or_else(|| "unmatched".into());
-                tracing::info!(status, route = %route, latency_ms = elapsed.as_secs_f64() * 1000.0, "request");
+                tracing::info!(status, latency_ms = elapsed.as_secs_f64() * 1000.0, "request");
                 if let Some(metrics) = &metrics {
                     metrics.observe_request(response.request().method().as_str(), &route, status, elapsed);
                 }
@@ -61,7 +82,7 @@ pub(crate) async fn requests(
                 let status = error.as_response_error().status_code().as_u16();
                 tracing::warn!(status, latency_ms = elapsed.as_secs_f64() * 1000.0, "request failed");
                 if let Some(metrics) = &metrics {
-                    metrics.observe_request("?", "unmatched", status, elapsed);
+                    metrics.observe_request("?", &route, status, elapsed);
                 }
                 Err(error)
             }

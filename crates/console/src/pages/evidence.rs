@@ -8,7 +8,7 @@ use clickwrap_domain::consent::models::{Action, EventFilter};
 use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, ListEventsError, PageLimit};
 use clickwrap_domain::{EndUserId, EventId, TemplateId};
 
-use super::{PageResult, chrome, page, with_security_headers};
+use super::{PageResult, chrome, page};
 use crate::ConsoleState;
 use crate::error::ConsoleError;
 use crate::form::{Form, utc_datetime};
@@ -113,9 +113,7 @@ pub(super) async fn detail(state: Data<ConsoleState>, session: SignedIn, path: P
 }
 
 fn pdf(filename: &str, bytes: Vec<u8>) -> HttpResponse {
-    let mut response = HttpResponse::Ok();
-    with_security_headers(&mut response);
-    response
+    HttpResponse::Ok()
         .content_type("application/pdf")
         .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"{filename}\"")))
         .body(bytes)

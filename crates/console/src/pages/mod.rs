@@ -1,5 +1,7 @@
 //! The console's routes: one handler per page or form, each driving the same use cases as the
-//! operator API. Pages are answered with the security headers of [`with_security_headers`].
+//! operator API. The security headers (Content-Security-Policy without inline script, never
+//! framed, nosniff) and `Cache-Control: no-store` are added to every answer by the HTTP layer the
+//! server mounts the console in (`clickwrap_http`), the one place that decides them.
 
 mod apps;
 mod evidence;
@@ -11,7 +13,7 @@ mod templates;
 mod tests;
 
 use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use maud::Markup;
 
 use crate::assets::Asset;
@@ -24,13 +26,6 @@ const FORM_LIMIT: usize = 4 * 1024 * 1024;
 
 pub(crate) type PageResult = Result<HttpResponse, ConsoleError>;
 
-/// The page's policy: scripts, styles, fonts and images from this origin (and agreement logos and
-/// images over https), frames only of our own sandboxed previews, never framed, forms posting only
-/// here.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-     img-src 'self' https: data:; frame-src 'self'; frame-ancestors 'none'; form-action 'self'; \
-     base-uri 'none'; object-src 'none'";
-
 /// A user error (a value refused, a conflict) goes back to `back` as a notice, so the operator
 /// stays on the form; anything else is the error page.
 pub(crate) fn back_on_invalid(back: &str, result: PageResult) -> PageResult {
@@ -42,27 +37,14 @@ pub(crate) fn back_on_invalid(back: &str, result: PageResult) -> PageResult {
     }
 }
 
-/// The headers every console answer carries.
-pub(crate) fn with_security_headers(response: &mut HttpResponseBuilder) {
-    response
-        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
-        .insert_header((header::X_FRAME_OPTIONS, "DENY"))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .insert_header((header::REFERRER_POLICY, "same-origin"))
-        .insert_header((header::CACHE_CONTROL, "no-store"));
-}
-
 /// A page with `status`, with the security headers.
 pub(crate) fn html(status: actix_web::http::StatusCode, markup: Markup) -> HttpResponse {
-    let mut response = HttpResponse::build(status);
-    with_security_headers(&mut response);
-    response.content_type("text/html; charset=utf-8").body(markup.into_string())
+    HttpResponse::build(status).content_type("text/html; charset=utf-8").body(markup.into_string())
 }
 
 /// A signed-in page: the notice it showed is used up.
 pub(crate) fn page(session: &SignedIn, markup: Markup) -> HttpResponse {
     let mut response = HttpResponse::Ok();
-    with_security_headers(&mut response);
     consume_notice(&mut response, session);
     response.content_type("text/html; charset=utf-8").body(markup.into_string())
 }
@@ -141,9 +123,6 @@ async fn asset(request: HttpRequest) -> PageResult {
         .and_then(|v| v.to_str().ok())
         .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == etag));
     let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
-    response
-        .insert_header((header::ETAG, etag))
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    response.insert_header((header::ETAG, etag)).insert_header((header::CACHE_CONTROL, "no-cache"));
     Ok(if fresh { response.finish() } else { response.content_type(asset.content_type).body(asset.body) })
 }

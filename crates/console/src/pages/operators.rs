@@ -10,7 +10,7 @@ use clickwrap_domain::service::AuthError;
 use clickwrap_domain::tenants::models::{OperatorRole, OperatorTokenInfo};
 use clickwrap_domain::tenants::service::{CreateOperatorTokenError, RevokeOperatorTokenError};
 
-use super::{PageResult, chrome, html, page, with_security_headers};
+use super::{PageResult, chrome, html, page};
 use crate::ConsoleState;
 use crate::error::ConsoleError;
 use crate::form::Form;
@@ -213,14 +213,10 @@ pub(super) async fn revoke_token(
     }
     let id = OperatorTokenId::parse(&path).map_err(|_| ConsoleError::NotFound("the operator token"))?;
     match state.service.revoke_operator_token(&admin, id).await {
-        Ok(()) if id == session.operator.token_id => {
-            let mut response = HttpResponse::SeeOther();
-            with_security_headers(&mut response);
-            Ok(response
-                .insert_header((header::LOCATION, "/console/login"))
-                .cookie(expired_cookie(SESSION_COOKIE))
-                .finish())
-        }
+        Ok(()) if id == session.operator.token_id => Ok(HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, "/console/login"))
+            .cookie(expired_cookie(SESSION_COOKIE))
+            .finish()),
         Ok(()) => Ok(redirect_with("/console/tokens", true, "The token was revoked; its sessions have ended.")),
         Err(RevokeOperatorTokenError::NotFound) => Err(ConsoleError::NotFound("the operator token")),
         Err(RevokeOperatorTokenError::Storage(e)) => Err(e.into()),

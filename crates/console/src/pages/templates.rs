@@ -18,7 +18,7 @@ use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};
 use maud::PreEscaped;
 use serde_json::json;
 
-use super::{PageResult, back_on_invalid, chrome, html as html_page, page, with_security_headers};
+use super::{PageResult, back_on_invalid, chrome, html as html_page, page};
 use crate::ConsoleState;
 use crate::error::ConsoleError;
 use crate::form::{Form, comma_list, utc_datetime};
@@ -465,7 +465,5 @@ pub(super) async fn preview_view(
             },
         },
     });
-    let mut response = HttpResponse::Ok();
-    with_security_headers(&mut response);
-    Ok(response.content_type("application/json").body(view.to_string()))
+    Ok(HttpResponse::Ok().content_type("application/json").body(view.to_string()))
 }

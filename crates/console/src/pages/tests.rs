@@ -1,5 +1,6 @@
-//! The console's routes over the in-memory store: sign-in, sessions, CSRF, roles, the security
-//! headers, and that a change through a page is audited as the operator API's are.
+//! The console's routes over the in-memory store: sign-in, sessions, CSRF, roles, and that a change
+//! through a page is audited as the operator API's are. (The security headers are the HTTP layer's;
+//! `crates/server/tests/hygiene.rs` checks them on the console's pages.)
 
 use std::sync::Arc;
 
@@ -119,17 +120,13 @@ async fn signing_in_sets_a_strict_cookie_and_a_wrong_token_is_the_form_again_wit
 }
 
 #[actix_web::test]
-async fn pages_carry_a_strict_content_security_policy_and_escape_what_operators_typed() {
+async fn pages_escape_what_operators_typed() {
     let w = world().await;
     let app = app!(w);
     let cookie = sign_in!(app, w.admin_token);
     let request = test::TestRequest::get().uri("/console").insert_header((header::COOKIE, cookie));
     let response = test::call_service(&app, request.to_request()).await;
     assert_eq!(response.status(), StatusCode::OK);
-    let csp = response.headers().get(header::CONTENT_SECURITY_POLICY).unwrap().to_str().unwrap().to_owned();
-    assert!(csp.contains("frame-ancestors 'none'") && csp.contains("script-src 'self'") && !csp.contains("unsafe"));
-    assert_eq!(response.headers().get(header::X_FRAME_OPTIONS).unwrap(), "DENY");
-    assert_eq!(response.headers().get(header::X_CONTENT_TYPE_OPTIONS).unwrap(), "nosniff");
     let body = String::from_utf8(test::read_body(response).await.to_vec()).unwrap();
     assert!(body.contains("Acme &lt;GmbH&gt;"), "the tenant's name is escaped");
 }

@@ -251,6 +251,18 @@ pub fn record_action(
     action: &str,
     placeholders: Option<serde_json::Value>,
 ) -> String {
+    record_action_with(address, demo, end_user, action, placeholders, &[])
+}
+
+/// [`record_action`] with extra request `headers` (a browser's `User-Agent`) on both calls.
+pub fn record_action_with(
+    address: &str,
+    demo: &DemoCredentials,
+    end_user: &str,
+    action: &str,
+    placeholders: Option<serde_json::Value>,
+    headers: &[(&str, &str)],
+) -> String {
     let placeholder_query = placeholders.as_ref().map_or_else(String::new, |values| {
         let encoded: String = values
             .to_string()
@@ -266,7 +278,7 @@ pub fn record_action(
             "/public-client/v1/clickwrap?appId={}&clickwrapTemplateId={}&endUserId={end_user}{placeholder_query}",
             demo.app_id, demo.template_id
         ),
-        &[],
+        headers,
         b"",
     );
     assert_eq!(check.status, 200, "{}", check.text());
@@ -284,11 +296,12 @@ pub fn record_action(
         "presentedAt": time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap(),
         "presentation": {"mode": "INLINE", "agreementMode": "CHECKBOX", "acceptLabel": "Accept", "checkboxLabel": "I agree"},
     });
+    let json = [("Content-Type", "application/json")];
     let recorded = request(
         address,
         "POST",
         "/public-client/v1/clickwrap",
-        &[("Content-Type", "application/json")],
+        &[&json[..], headers].concat(),
         action.to_string().as_bytes(),
     );
     assert_eq!(recorded.status, 201, "{}", recorded.text());
