@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use clickwrap_domain::apps::models::AppKeyOverlap;
 use clickwrap_domain::apps::service::NewApp;
 use clickwrap_domain::content::sanitize::sanitize;
 use clickwrap_domain::service::ClickwrapService;
@@ -514,7 +515,8 @@ pub(crate) async fn ensure(service: &ClickwrapService, store: &PgStore) -> Resul
         None => create(service, store).await?,
     };
     let admin = Admin::server(installation.tenant_id);
-    let app_key = service.regenerate_app_key(&admin, installation.app_id).await.map_err(failed)?;
+    let app_key =
+        service.regenerate_app_key(&admin, installation.app_id, AppKeyOverlap::NONE).await.map_err(failed)?.app_key;
     // One demo operator token at a time: the previous start's stops working.
     for token in service.list_operator_tokens(installation.tenant_id).await.map_err(failed)? {
         if token.name.as_str() == DEMO_OPERATOR {
