@@ -39,7 +39,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     println!("    browser tests against the real server (clickwrap-server demo)");
     run_command(
         Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-            .args(["build", "--quiet", "--locked", "-p", "clickwrap-server"])
+            .args(["build", "--locked", "-p", "clickwrap-server"])
             .current_dir(root),
         "cargo build -p clickwrap-server",
     )?;

@@ -119,6 +119,27 @@ fn no_todo_or_unimplemented_in_crate_sources() {
     assert!(offenders.is_empty(), "unfinished code (todo!/unimplemented!) in crate sources:\n{}", offenders.join("\n"));
 }
 
+/// A build that takes minutes must show cargo's progress: neither the `cargo xtask` alias (whose
+/// first run builds the xtask and the crates it benchmarks) nor a build the xtask starts is quiet.
+#[test]
+fn no_build_we_start_is_silent() {
+    let root = workspace_root();
+    let mut files = vec![root.join(".cargo").join("config.toml")];
+    rust_files(&root.join("xtask").join("src"), &mut files);
+    let mut offenders = Vec::new();
+    for file in &files {
+        let text =
+            std::fs::read_to_string(file).unwrap_or_else(|error| panic!("cannot read {}: {error}", file.display()));
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split('#').next().unwrap_or_default().split("//").next().unwrap_or_default();
+            if code.contains("--quiet") {
+                offenders.push(format!("{}:{}: {}", relative(file).display(), number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "quiet cargo runs hide minutes of building:\n{}", offenders.join("\n"));
+}
+
 #[test]
 fn every_member_uses_the_workspace_lints() {
     let root = workspace_root();

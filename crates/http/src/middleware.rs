@@ -142,23 +142,38 @@ fn produces(path: &str) -> Produces {
     }
 }
 
-/// Whether an `Accept` header admits `media` (`type/subtype`); a missing header admits all.
+/// Whether an `Accept` header admits `media` (`type/subtype`); a missing header admits all. As in
+/// RFC 9110, the most specific range that matches decides, so `application/json;q=0, */*` refuses
+/// JSON; a weight of 0 refuses (the parameter name in any case).
 fn accepts(accept: Option<&str>, media: &str) -> bool {
     let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else {
         return true;
     };
     let (kind, _) = media.split_once('/').unwrap_or((media, ""));
-    accept.split(',').any(|range| {
-        let mut parts = range.split(';');
-        let range = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-        let refused = parts
-            .any(|p| p.trim().strip_prefix("q=").and_then(|q| q.trim().parse::<f32>().ok()).is_some_and(|q| q <= 0.0));
-        !refused
-            && (range == "*/*"
-                || range == media
-                || range == format!("{kind}/*")
-                || (media == "application/json" && (range == PROBLEM_JSON || range.ends_with("+json"))))
-    })
+    let matching: Vec<(u8, bool)> = accept
+        .split(',')
+        .filter_map(|range| {
+            let mut parts = range.split(';');
+            let range = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+            let specificity = if range == media
+                || (media == "application/json" && (range == PROBLEM_JSON || range.ends_with("+json")))
+            {
+                3
+            } else if range == format!("{kind}/*") {
+                2
+            } else if range == "*/*" {
+                1
+            } else {
+                return None;
+            };
+            let refused = parts.filter_map(|p| p.split_once('=')).any(|(name, q)| {
+                name.trim().eq_ignore_ascii_case("q") && q.trim().parse::<f32>().is_ok_and(|q| q <= 0.0)
+            });
+            Some((specificity, !refused))
+        })
+        .collect();
+    let most_specific = matching.iter().map(|&(specificity, _)| specificity).max();
+    matching.iter().any(|&(specificity, admitted)| admitted && Some(specificity) == most_specific)
 }
 
 /// 406 when `Accept` admits neither JSON (JSON routes) nor PDF (PDF routes).
@@ -240,5 +255,16 @@ mod tests {
         assert!(!accepts(Some("text/html"), "application/json"));
         assert!(!accepts(Some("application/json;q=0"), "application/json"));
         assert!(!accepts(Some("application/json"), "application/pdf"));
+    }
+
+    #[test]
+    fn the_most_specific_range_decides() {
+        // `*/*` used to admit what a more specific range refused, and `Q=0` was not read as a weight.
+        assert!(!accepts(Some("application/json;q=0, */*"), "application/json"));
+        assert!(!accepts(Some("application/*;q=0, */*;q=1"), "application/json"));
+        assert!(!accepts(Some("application/pdf; Q=0, */*"), "application/pdf"));
+        assert!(accepts(Some("*/*;q=0, application/json"), "application/json"));
+        assert!(accepts(Some("application/*;q=0, application/json;q=0.1"), "application/json"));
+        assert!(accepts(Some("application/json;q=zero"), "application/json"));
     }
 }

@@ -5,6 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
+use diesel::migration::MigrationSource;
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
 use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
@@ -48,7 +49,7 @@ impl DatabaseUrl {
         let valid_name = !database.is_empty()
             && database.len() <= 63
             && database.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        if authority.is_empty() || !valid_name {
+        if authority.is_empty() || !valid_name || port_text(authority).is_some_and(|p| p.parse::<u16>().is_err()) {
             return Err(InvalidDatabaseUrl);
         }
         Ok(Self {
@@ -62,6 +63,39 @@ impl DatabaseUrl {
         &self.database
     }
 
+    /// The role the URL connects as, when it names one.
+    pub fn user(&self) -> Option<&str> {
+        let (credentials, _) = self.authority().rsplit_once('@')?;
+        let user = credentials.split(':').next().unwrap_or_default();
+        (!user.is_empty()).then_some(user)
+    }
+
+    /// The host the URL names (an IPv6 address without its brackets).
+    pub fn host(&self) -> &str {
+        let address = host_and_port(self.authority());
+        match address.strip_prefix('[') {
+            Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+            None => address.split(':').next().unwrap_or_default(),
+        }
+    }
+
+    /// The port the URL names, or PostgreSQL's 5432.
+    pub fn port(&self) -> u16 {
+        port_text(self.authority()).and_then(|p| p.parse().ok()).unwrap_or(5432)
+    }
+
+    /// Whether the host is this machine's loopback address.
+    pub fn is_loopback(&self) -> bool {
+        let host = self.host();
+        host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    }
+
+    /// `user[:password]@host[:port]`.
+    fn authority(&self) -> &str {
+        let start = self.prefix.find("://").map_or(0, |i| i + 3);
+        self.prefix.get(start..self.prefix.len().saturating_sub(1)).unwrap_or_default()
+    }
+
     /// The same server and credentials, another database.
     pub fn with_database(&self, database: &str) -> Self {
         Self { database: database.to_owned(), ..self.clone() }
@@ -71,6 +105,21 @@ impl DatabaseUrl {
     pub fn expose(&self) -> String {
         format!("{}{}{}", self.prefix, self.database, self.query)
     }
+}
+
+/// `host[:port]` of an authority.
+fn host_and_port(authority: &str) -> &str {
+    authority.rsplit_once('@').map_or(authority, |(_, address)| address)
+}
+
+/// The port's text, when the authority names one.
+fn port_text(authority: &str) -> Option<&str> {
+    let address = host_and_port(authority);
+    let after_host = match address.strip_prefix('[') {
+        Some(bracketed) => bracketed.split_once(']').map(|(_, rest)| rest).unwrap_or_default(),
+        None => address.find(':').map_or("", |colon| address.get(colon..).unwrap_or_default()),
+    };
+    after_host.strip_prefix(':')
 }
 
 impl fmt::Display for DatabaseUrl {
@@ -102,22 +151,84 @@ impl fmt::Debug for DatabaseUrl {
 /// Why the database could not be prepared.
 #[derive(Debug, thiserror::Error)]
 pub enum DatabaseError {
-    #[error("cannot connect to PostgreSQL at {url}: {source}")]
-    Connect { url: DatabaseUrl, source: diesel::ConnectionError },
+    /// `url` is the configured one: it names the database that was wanted, also when the failed
+    /// connection was to the server's `postgres` database (to create it).
+    #[error("cannot connect to PostgreSQL for the database {} at {url}: {failure}", url.database())]
+    Connect { url: DatabaseUrl, failure: ConnectFailure },
     #[error("cannot create database {database}: {source}")]
     Create { database: String, source: diesel::result::Error },
     #[error("migrating the database failed: {0}")]
     Migrate(String),
     #[error("cannot build the connection pool: {0}")]
     Pool(String),
+    #[error("cannot grant the serving role {role} its privileges: {reason}")]
+    Grant { role: String, reason: String },
+}
+
+/// Why no connection could be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectFailure {
+    #[error("nothing answers at {address} (connection refused): is PostgreSQL running there, on that port?")]
+    Refused { address: String },
+    #[error("the host name {host:?} does not resolve (DNS: {detail})")]
+    UnknownHost { host: String, detail: String },
+    /// The server answered and refused us (authentication, a missing database, TLS), or the network
+    /// failed otherwise: PostgreSQL's own words.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// How long the reachability check waits for an address to accept a connection.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Whether anything accepts TCP connections at the URL's host and port: tells a host name that does
+/// not resolve and a port where nothing listens from a server that is there.
+pub async fn probe(url: &DatabaseUrl) -> Result<(), ConnectFailure> {
+    let (host, port) = (url.host(), url.port());
+    let addresses: Vec<std::net::SocketAddr> = tokio::net::lookup_host((host, port))
+        .await
+        .map_err(|e| ConnectFailure::UnknownHost { host: host.to_owned(), detail: e.to_string() })?
+        .collect();
+    let mut last_error = None;
+    for address in &addresses {
+        match tokio::time::timeout(PROBE_TIMEOUT, tokio::net::TcpStream::connect(*address)).await {
+            Ok(Ok(_)) => return Ok(()),
+            Ok(Err(error)) => last_error = Some(error),
+            Err(_) => last_error = Some(std::io::ErrorKind::TimedOut.into()),
+        }
+    }
+    match last_error {
+        Some(error) if error.kind() == std::io::ErrorKind::ConnectionRefused => {
+            Err(ConnectFailure::Refused { address: format!("{host}:{port}") })
+        }
+        Some(error) => Err(ConnectFailure::Other(format!("{host}:{port}: {error}"))),
+        None => Err(ConnectFailure::UnknownHost { host: host.to_owned(), detail: "no address".to_owned() }),
+    }
+}
+
+/// Connects to `target` (the configured database, or the server's `postgres` database to create
+/// it); a failure is explained against `configured`.
+async fn connect(configured: &DatabaseUrl, target: &DatabaseUrl) -> Result<AsyncPgConnection, DatabaseError> {
+    match AsyncPgConnection::establish(&target.expose()).await {
+        Ok(conn) => Ok(conn),
+        Err(error) => {
+            let failure = match probe(target).await {
+                Ok(()) => ConnectFailure::Other(error.to_string()),
+                Err(failure) => failure,
+            };
+            Err(DatabaseError::Connect { url: configured.clone(), failure })
+        }
+    }
 }
 
 /// Creates the database if it does not exist yet.
 pub async fn create_database_if_missing(url: &DatabaseUrl) -> Result<(), DatabaseError> {
-    let maintenance = url.with_database("postgres");
-    let mut conn = AsyncPgConnection::establish(&maintenance.expose())
-        .await
-        .map_err(|source| DatabaseError::Connect { url: maintenance.clone(), source })?;
+    // A database that takes the connection exists: a serving role need not reach `postgres`, which
+    // a locked-down server may not let it connect to.
+    if AsyncPgConnection::establish(&url.expose()).await.is_ok() {
+        return Ok(());
+    }
+    let mut conn = connect(url, &url.with_database("postgres")).await?;
     let exists = database_exists(&mut conn, url.database())
         .await
         .map_err(|source| DatabaseError::Create { database: url.database().to_owned(), source })?;
@@ -149,11 +260,13 @@ async fn database_exists(conn: &mut AsyncPgConnection, name: &str) -> Result<boo
 }
 
 /// Applies every pending migration. Several processes may start at once: an advisory lock lets one
-/// migrate while the others wait, then find nothing left to do.
+/// migrate while the others wait, then find nothing left to do. A database that is up to date is
+/// only read, so a role that does not own the schema (see [`grant_to_serving_role`]) can start.
 pub async fn migrate(url: &DatabaseUrl) -> Result<(), DatabaseError> {
-    let conn = AsyncPgConnection::establish(&url.expose())
-        .await
-        .map_err(|source| DatabaseError::Connect { url: url.clone(), source })?;
+    let mut conn = connect(url, url).await?;
+    if is_up_to_date(&mut conn).await {
+        return Ok(());
+    }
     tokio::task::spawn_blocking(move || {
         let mut conn: AsyncConnectionWrapper<AsyncPgConnection> = AsyncConnectionWrapper::from(conn);
         conn.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))
@@ -169,6 +282,51 @@ pub async fn migrate(url: &DatabaseUrl) -> Result<(), DatabaseError> {
     })
     .await
     .map_err(|e| DatabaseError::Migrate(e.to_string()))?
+}
+
+/// Whether the database has applied every embedded migration. Read with a plain query: diesel's
+/// own check creates its bookkeeping table first, which a role without CREATE may not do. Anything
+/// that cannot be read counts as not up to date, and the migration then says what is wrong.
+async fn is_up_to_date(conn: &mut AsyncPgConnection) -> bool {
+    #[derive(diesel::QueryableByName)]
+    struct Applied {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        version: String,
+    }
+    let Ok(applied) = diesel::sql_query("SELECT version FROM __diesel_schema_migrations").load::<Applied>(conn).await
+    else {
+        return false;
+    };
+    let Ok(embedded) = MigrationSource::<diesel::pg::Pg>::migrations(&MIGRATIONS) else { return false };
+    embedded.iter().all(|m| applied.iter().any(|a| a.version == m.name().version().to_string()))
+}
+
+/// Lets `role` do what the server does at run time, and no more: read and write rows (the evidence
+/// tables' triggers still refuse changes to the evidence), use the sequences. It does not own the
+/// tables, so it cannot alter them, switch their triggers off or truncate them, and it cannot change
+/// the migrations' bookkeeping. Default privileges cover tables a later migration adds; the grants
+/// are renewed after every migration all the same.
+pub async fn grant_to_serving_role(owner_url: &DatabaseUrl, role: &str) -> Result<(), DatabaseError> {
+    let mut conn = connect(owner_url, owner_url).await?;
+    let role = quote_identifier(role);
+    let database = quote_identifier(owner_url.database());
+    let statements = format!(
+        "GRANT CONNECT ON DATABASE {database} TO {role};
+         GRANT USAGE ON SCHEMA public TO {role};
+         GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role};
+         REVOKE INSERT, UPDATE, DELETE ON __diesel_schema_migrations FROM {role};
+         GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role};
+         ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {role};
+         ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO {role};"
+    );
+    diesel_async::SimpleAsyncConnection::batch_execute(&mut conn, &statements)
+        .await
+        .map_err(|e| DatabaseError::Grant { role, reason: e.to_string() })
+}
+
+/// `"name"`, with inner quotes doubled: safe for any name in SQL.
+fn quote_identifier(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
 }
 
 /// Pool settings.
@@ -219,8 +377,37 @@ mod tests {
         );
         let plain = DatabaseUrl::parse("postgres://postgres@127.0.0.1:5432/clickwrap").unwrap();
         assert_eq!(plain.to_string(), "postgres://postgres@127.0.0.1:5432/clickwrap");
-        for bad in ["", "mysql://x/y", "postgres://host", "postgres:///db", "postgres://h/db;drop", "postgres://h/"] {
+        for bad in [
+            "",
+            "mysql://x/y",
+            "postgres://host",
+            "postgres:///db",
+            "postgres://h/db;drop",
+            "postgres://h/",
+            "postgres://h:port/db",
+            "postgres://h:70000/db",
+        ] {
             assert!(DatabaseUrl::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_user_host_and_port_are_read_from_the_authority() {
+        let url = DatabaseUrl::parse("postgres://app:s3cr3t@db.internal:6432/clickwrap").unwrap();
+        assert_eq!((url.user(), url.host(), url.port()), (Some("app"), "db.internal", 6432));
+        assert!(!url.is_loopback());
+        let plain = DatabaseUrl::parse("postgresql://localhost/clickwrap").unwrap();
+        assert_eq!((plain.user(), plain.host(), plain.port()), (None, "localhost", 5432));
+        assert!(plain.is_loopback());
+        let v6 = DatabaseUrl::parse("postgres://owner@[::1]:5433/clickwrap").unwrap();
+        assert_eq!((v6.user(), v6.host(), v6.port()), (Some("owner"), "::1", 5433));
+        assert!(v6.is_loopback());
+        assert!(DatabaseUrl::parse("postgres://postgres@127.0.0.1:5432/x").unwrap().is_loopback());
+    }
+
+    #[test]
+    fn identifiers_are_quoted_whatever_they_hold() {
+        assert_eq!(quote_identifier("clickwrap_app"), "\"clickwrap_app\"");
+        assert_eq!(quote_identifier("a\"; DROP TABLE x; --"), "\"a\"\"; DROP TABLE x; --\"");
     }
 }

@@ -17,6 +17,13 @@ pub struct DemoInstallation {
     pub template_id: TemplateId,
 }
 
+/// The demo's secrets, sealed with the master key (`None` before the demo kept one).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DemoSecrets {
+    pub app_key_sealed: Option<Vec<u8>>,
+    pub operator_token_sealed: Option<Vec<u8>>,
+}
+
 impl PgStore {
     pub async fn demo_installation(&self) -> Result<Option<DemoInstallation>, StorageError> {
         let mut conn = self.conn().await?;
@@ -31,6 +38,41 @@ impl PgStore {
             app_id: AppId::from_uuid(app),
             template_id: TemplateId::from_uuid(template),
         }))
+    }
+
+    /// The demo's App Key and operator token as they were sealed, when they were.
+    pub async fn demo_secrets(&self) -> Result<DemoSecrets, StorageError> {
+        let mut conn = self.conn().await?;
+        let row = demo::table
+            .select((demo::app_key_sealed, demo::operator_token_sealed))
+            .first::<(Option<Vec<u8>>, Option<Vec<u8>>)>(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        let (app_key_sealed, operator_token_sealed) = row.unwrap_or_default();
+        Ok(DemoSecrets { app_key_sealed, operator_token_sealed })
+    }
+
+    /// Keeps the demo's App Key, sealed.
+    pub async fn keep_demo_app_key(&self, sealed: &[u8]) -> Result<(), StorageError> {
+        let mut conn = self.conn().await?;
+        diesel::update(demo::table)
+            .set(demo::app_key_sealed.eq(sealed))
+            .execute(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        Ok(())
+    }
+
+    /// Keeps the demo's operator token, sealed.
+    pub async fn keep_demo_operator_token(&self, sealed: &[u8]) -> Result<(), StorageError> {
+        let mut conn = self.conn().await?;
+        diesel::update(demo::table)
+            .set(demo::operator_token_sealed.eq(sealed))
+            .execute(&mut conn)
+            .await
+            .map_err(from_diesel)?;
+        Ok(())
     }
 
     /// Records the demo; false when another process recorded one first.

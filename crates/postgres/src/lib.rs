@@ -22,7 +22,7 @@ mod tenants;
 
 pub mod database;
 pub mod deliveries;
-pub use demo::DemoInstallation;
+pub use demo::{DemoInstallation, DemoSecrets};
 pub use keys::{ResealAllError, ResealCounts};
 pub use signing::{SigningIdentityRecord, StoredSigningIdentity};
 #[cfg(feature = "test-support")]

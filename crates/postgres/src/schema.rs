@@ -247,6 +247,8 @@ diesel::table! {
         tenant_id -> Uuid,
         app_id -> Uuid,
         template_id -> Uuid,
+        app_key_sealed -> Nullable<Bytea>,
+        operator_token_sealed -> Nullable<Bytea>,
     }
 }
 

@@ -17,7 +17,7 @@ use clickwrap_http::client_ip::TrustedProxies;
 use clickwrap_http::problem::ApiError;
 use clickwrap_http::{ApiState, api};
 use clickwrap_postgres::PgStore;
-use clickwrap_postgres::database::{self, DatabaseError, PoolSettings};
+use clickwrap_postgres::database::{self, ConnectFailure, DatabaseError, PoolSettings};
 use clickwrap_webhooks::{Dispatcher, DispatcherConfig, RunningDispatcher};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -56,12 +56,23 @@ impl StartError {
     /// What to tell the operator, with a hint where one helps.
     pub(crate) fn explain(&self) -> String {
         match self {
-            StartError::Database(DatabaseError::Connect { url, source }) => format!(
-                "cannot reach PostgreSQL at {url}: {source}\n\
-                 Start a PostgreSQL server there (for example `pg_ctlcluster <version> main start` on Debian, \
-                 or `docker run -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres`), \
-                 or point DATABASE_URL at one."
+            StartError::Database(DatabaseError::Connect { failure: ConnectFailure::Refused { .. }, .. }) => format!(
+                "{self}\nStart a PostgreSQL server there (for example `pg_ctlcluster <version> main start` on \
+                 Debian, or `docker run -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres`), or point \
+                 DATABASE_URL at one. (`clickwrap-server demo` starts a private one itself when PostgreSQL's \
+                 server programs are installed.)"
             ),
+            StartError::Database(DatabaseError::Connect { failure: ConnectFailure::UnknownHost { .. }, .. }) => {
+                format!("{self}\nCheck the host name in DATABASE_URL (and CLICKWRAP_MIGRATION_DATABASE_URL).")
+            }
+            StartError::Database(DatabaseError::Migrate(reason))
+                if reason.contains("permission denied") || reason.contains("must be owner") =>
+            {
+                format!(
+                    "{self}\nThe role in DATABASE_URL may not change the schema. Migrate as the owner: set \
+                     CLICKWRAP_MIGRATION_DATABASE_URL to the owner's URL (docs/operations.md, least privilege)."
+                )
+            }
             StartError::NoMasterKey => {
                 "no master key: set CLICKWRAP_MASTER_KEY_FILE to a file that holds 32 random bytes, \
                  base64 (the key that seals every secret the database holds; keep it outside the database \
@@ -81,15 +92,27 @@ impl StartError {
     }
 }
 
-/// The database is created when missing and migrated.
+/// The database is created when missing and migrated, as the schema's owner when
+/// `CLICKWRAP_MIGRATION_DATABASE_URL` names one (the serving role is then granted what it needs);
+/// the pool connects as `DATABASE_URL`.
 pub(crate) async fn prepare_database(config: &Config) -> Result<PgStore, StartError> {
-    database::create_database_if_missing(&config.database_url).await?;
-    database::migrate(&config.database_url).await?;
+    let owner = config.migration_database_url.as_ref().unwrap_or(&config.database_url);
+    database::create_database_if_missing(owner).await?;
+    database::migrate(owner).await?;
+    if let Some(role) = serving_role(config) {
+        database::grant_to_serving_role(owner, role).await?;
+    }
     let pool = database::pool(
         &config.database_url,
         PoolSettings { max_size: config.pool_size, wait_timeout: Duration::from_secs(5) },
     )?;
     Ok(PgStore::new(pool))
+}
+
+/// The role `DATABASE_URL` connects as, when the schema is owned by another one.
+pub(crate) fn serving_role(config: &Config) -> Option<&str> {
+    let owner = config.migration_database_url.as_ref()?;
+    config.database_url.user().filter(|role| Some(*role) != owner.user())
 }
 
 /// The configured master keys; starting without one is refused.

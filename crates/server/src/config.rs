@@ -24,6 +24,9 @@ pub(crate) enum LogFormat {
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
     pub(crate) database_url: DatabaseUrl,
+    /// The schema owner's connection, for creating the database and migrating it; the serving role
+    /// of `database_url` is then granted what it needs. `None`: `database_url` does everything.
+    pub(crate) migration_database_url: Option<DatabaseUrl>,
     pub(crate) listen: SocketAddr,
     /// Where clients reach this server (certificates say where to validate them).
     pub(crate) public_url: String,
@@ -81,6 +84,23 @@ impl Config {
         let database_url = parse_or(&mut problems, "DATABASE_URL", &take("DATABASE_URL", DEFAULT_DATABASE_URL), |v| {
             DatabaseUrl::parse(v).map_err(|e| e.to_string())
         });
+        let migration_url_text = take("CLICKWRAP_MIGRATION_DATABASE_URL", "");
+        let migration_database_url = if migration_url_text.is_empty() {
+            None
+        } else {
+            parse_or(&mut problems, "CLICKWRAP_MIGRATION_DATABASE_URL", &migration_url_text, |v| {
+                DatabaseUrl::parse(v).map_err(|e| e.to_string())
+            })
+        };
+        if let (Some(serving), Some(_)) = (&database_url, &migration_database_url)
+            && serving.user().is_none()
+        {
+            problems.push(
+                "DATABASE_URL=<hidden>: must name its user (postgres://USER@host/db) when \
+                 CLICKWRAP_MIGRATION_DATABASE_URL is set: that role is granted what the server needs"
+                    .to_owned(),
+            );
+        }
         let listen_text = take("CLICKWRAP_LISTEN", DEFAULT_LISTEN);
         let listen = parse_or(&mut problems, "CLICKWRAP_LISTEN", &listen_text, |v| {
             v.parse::<SocketAddr>().map_err(|_| "must be an address and port like 127.0.0.1:8080 or [::]:8080".into())
@@ -217,6 +237,7 @@ impl Config {
                 Some(log_format),
             ) if problems.is_empty() => Ok(Self {
                 database_url,
+                migration_database_url,
                 listen,
                 public_url,
                 trusted_proxies,
@@ -248,7 +269,7 @@ fn parse_or<T>(
         Ok(parsed) => Some(parsed),
         Err(why) => {
             // The database and TSA URLs may hold a password: never echo them.
-            let shown = if matches!(name, "DATABASE_URL" | "CLICKWRAP_TSA_URL") {
+            let shown = if matches!(name, "DATABASE_URL" | "CLICKWRAP_MIGRATION_DATABASE_URL" | "CLICKWRAP_TSA_URL") {
                 "<hidden>".to_owned()
             } else {
                 format!("{value:?}")
@@ -325,6 +346,26 @@ mod tests {
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.tsa_url, None, "no timestamps unless asked for");
         assert_eq!(c.tsa_timeout, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn the_migration_url_is_optional_checked_and_never_echoed() {
+        assert!(config(&[]).unwrap().migration_database_url.is_none());
+        let c = config(&[
+            ("DATABASE_URL", "postgres://clickwrap_app:pw@db/clickwrap"),
+            ("CLICKWRAP_MIGRATION_DATABASE_URL", "postgres://clickwrap_owner:secret@db/clickwrap"),
+        ])
+        .unwrap();
+        assert_eq!(c.migration_database_url.unwrap().user(), Some("clickwrap_owner"));
+        let bad = config(&[("CLICKWRAP_MIGRATION_DATABASE_URL", "mysql://owner:secret@db/x")]).unwrap_err().to_string();
+        assert!(bad.contains("CLICKWRAP_MIGRATION_DATABASE_URL") && !bad.contains("secret"), "{bad}");
+        let anonymous = config(&[
+            ("DATABASE_URL", "postgres://db/clickwrap"),
+            ("CLICKWRAP_MIGRATION_DATABASE_URL", "postgres://owner@db/clickwrap"),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(anonymous.contains("must name its user"), "{anonymous}");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `clickwrap-server demo`: a tenant, an app and a published, enabled template in every launch
-//! language, made once and reused on every start. Its App Key and an operator token are issued
-//! anew on each start (only their hashes are stored, so old ones cannot be shown again), and the
-//! template is brought up to date when this build's agreement differs from its latest version.
+//! language, made once and reused on every start. Its App Key and operator token are kept sealed
+//! with the master key (elsewhere only their hashes are stored), so every start shows the same
+//! ones while they work; the template is brought up to date when this build's agreement differs
+//! from its latest version.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -500,7 +501,7 @@ fn demo_content() -> Result<LocalizedContent, DemoError> {
         .map_err(failed)
 }
 
-/// The name of the operator token the demo makes (anew at every start).
+/// The name of the operator token the demo makes.
 const DEMO_OPERATOR: &str = "Demo operator";
 
 pub(crate) async fn ensure(service: &ClickwrapService, store: &PgStore) -> Result<DemoCredentials, DemoError> {
@@ -514,21 +515,66 @@ pub(crate) async fn ensure(service: &ClickwrapService, store: &PgStore) -> Resul
         }
         None => create(service, store).await?,
     };
+    let kept = store.demo_secrets().await.map_err(failed)?;
+    let app_key = app_key(service, store, &installation, kept.app_key_sealed.as_deref()).await?;
+    let operator_token = operator_token(service, store, &installation, kept.operator_token_sealed.as_deref()).await?;
+    Ok(DemoCredentials { installation, app_key, operator_token })
+}
+
+/// A kept secret, when it opens with the master key.
+fn open_kept(service: &ClickwrapService, sealed: Option<&[u8]>, binding: &[u8]) -> Option<String> {
+    String::from_utf8(service.open_at_rest(sealed?, binding).ok()?).ok()
+}
+
+/// The App Key kept from an earlier start while it still works; else a new one, kept sealed (on
+/// the first start, after it was regenerated in the console, or with another master key).
+async fn app_key(
+    service: &ClickwrapService,
+    store: &PgStore,
+    installation: &DemoInstallation,
+    sealed: Option<&[u8]>,
+) -> Result<String, DemoError> {
+    let binding = format!("demo app key {}", installation.app_id).into_bytes();
+    if let Some(key) = open_kept(service, sealed, &binding)
+        && service.authenticate_app(&installation.app_id.to_string(), &key).await.is_ok()
+    {
+        return Ok(key);
+    }
     let admin = Admin::server(installation.tenant_id);
-    let app_key =
+    let key =
         service.regenerate_app_key(&admin, installation.app_id, AppKeyOverlap::NONE).await.map_err(failed)?.app_key;
-    // One demo operator token at a time: the previous start's stops working.
+    let sealed = service.seal_at_rest(key.expose().as_bytes(), &binding).map_err(failed)?;
+    store.keep_demo_app_key(&sealed).await.map_err(failed)?;
+    Ok(key.expose().to_owned())
+}
+
+/// The operator token kept from an earlier start while it still works; else a new one, kept
+/// sealed, and the demo tokens that can no longer be shown are revoked.
+async fn operator_token(
+    service: &ClickwrapService,
+    store: &PgStore,
+    installation: &DemoInstallation,
+    sealed: Option<&[u8]>,
+) -> Result<String, DemoError> {
+    let binding = format!("demo operator token {}", installation.tenant_id).into_bytes();
+    if let Some(token) = open_kept(service, sealed, &binding)
+        && service
+            .authenticate_operator(&token)
+            .await
+            .is_ok_and(|operator| operator.tenant.id == installation.tenant_id)
+    {
+        return Ok(token);
+    }
+    let admin = Admin::server(installation.tenant_id);
     for token in service.list_operator_tokens(installation.tenant_id).await.map_err(failed)? {
         if token.name.as_str() == DEMO_OPERATOR {
             service.revoke_operator_token(&admin, token.id).await.map_err(failed)?;
         }
     }
     let (_, token) = service.create_operator_token(&admin, DEMO_OPERATOR, OperatorRole::Admin).await.map_err(failed)?;
-    Ok(DemoCredentials {
-        installation,
-        app_key: app_key.expose().to_owned(),
-        operator_token: token.expose().to_owned(),
-    })
+    let sealed = service.seal_at_rest(token.expose().as_bytes(), &binding).map_err(failed)?;
+    store.keep_demo_operator_token(&sealed).await.map_err(failed)?;
+    Ok(token.expose().to_owned())
 }
 
 async fn create(service: &ClickwrapService, store: &PgStore) -> Result<DemoInstallation, DemoError> {

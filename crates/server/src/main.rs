@@ -25,6 +25,7 @@ mod app;
 mod certificates;
 mod config;
 mod demo;
+mod demo_cluster;
 mod key_commands;
 mod ledger_commands;
 mod master_key;
@@ -58,7 +59,9 @@ enum Command {
     Serve,
     /// Run the service with a demo tenant, app and template (made once), and a /demo page.
     Demo,
-    /// Create the database if it is missing, apply the migrations, and exit.
+    /// Create the database if it is missing, apply the migrations, and exit. With
+    /// CLICKWRAP_MIGRATION_DATABASE_URL, as that (owner) role, and the role of DATABASE_URL is then
+    /// granted what the server needs.
     Migrate,
     /// Manage tenants.
     Tenant {
@@ -175,10 +178,23 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
     if let Command::MasterKey { command: key_commands::MasterKeyCommand::Generate { out } } = command {
         return key_commands::generate(out).map_err(|m| (1, m));
     }
+    // The demo may run a private PostgreSQL, stopped when `cluster` goes at the end of the demo.
+    let cluster = match command {
+        Command::Demo => demo_cluster::start_if_needed(&config.database_url).await.map_err(|e| (1, e.explain()))?,
+        _ => None,
+    };
+    let config = match &cluster {
+        Some(cluster) => Config { database_url: cluster.url().clone(), migration_database_url: None, ..config },
+        None => config,
+    };
     let store = app::prepare_database(&config).await.map_err(fail)?;
     match command {
         Command::Migrate => {
-            eprintln!("database {} is migrated", config.database_url);
+            let owner = config.migration_database_url.as_ref().unwrap_or(&config.database_url);
+            eprintln!("database {owner} is migrated");
+            if let Some(role) = app::serving_role(&config) {
+                eprintln!("the serving role {role:?} (DATABASE_URL) has the privileges the server needs");
+            }
             Ok(())
         }
         Command::MasterKey { command: _ } => {
@@ -232,10 +248,14 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
             app::serve(config, store, service, Arc::new(pages::sdk_routes)).await.map_err(fail)
         }
         Command::Demo => {
-            let master = demo_master_keys(&config, &store).await?;
+            let key_file = cluster.as_ref().map_or_else(
+                || PathBuf::from(master_key::DEMO_KEY_FILE),
+                |cluster| cluster.directory().join("master.key"),
+            );
+            let master = demo_master_keys(&config, &store, &key_file).await?;
             let service = app::service(&config, &store, master).await.map_err(fail)?;
             let credentials = demo::ensure(&service.0, &store).await.map_err(|e| (1, e.to_string()))?;
-            print_demo(&config, &credentials);
+            print_demo(&config, &credentials, cluster.as_ref());
             let routes = move |routes: &mut actix_web::web::ServiceConfig| {
                 pages::sdk_routes(routes);
                 pages::demo_routes(routes, credentials.clone());
@@ -250,18 +270,17 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
 async fn demo_master_keys(
     config: &Config,
     store: &clickwrap_postgres::PgStore,
+    key_file: &std::path::Path,
 ) -> Result<clickwrap_domain::keys::MasterKeys, (u8, String)> {
     let master = match &config.master_keys {
         Some(keys) => keys.clone(),
         None => {
-            let (key, made) = master_key::demo_key().map_err(|e| (1, e.to_string()))?;
-            let file = master_key::DEMO_KEY_FILE;
+            let (key, made) = master_key::demo_key(key_file).map_err(|e| (1, e.to_string()))?;
+            let file = key_file.display();
             if made {
-                eprintln!(
-                    "Made a master key for the demo in ./{file} (keep it: it seals the demo database's secrets)."
-                );
+                eprintln!("Made a master key for the demo in {file} (keep it: it seals the demo database's secrets).");
             } else {
-                eprintln!("Using the demo's master key in ./{file}.");
+                eprintln!("Using the demo's master key in {file}.");
             }
             clickwrap_domain::keys::MasterKeys::new(key, None)
         }
@@ -305,7 +324,7 @@ async fn tenant(service: &clickwrap_domain::service::ClickwrapService, command: 
     }
 }
 
-fn print_demo(config: &Config, credentials: &demo::DemoCredentials) {
+fn print_demo(config: &Config, credentials: &demo::DemoCredentials, cluster: Option<&demo_cluster::PrivateCluster>) {
     let base = &config.public_url;
     let d = &credentials.installation;
     println!("Clickwrap demo is ready.");
@@ -317,5 +336,12 @@ fn print_demo(config: &Config, credentials: &demo::DemoCredentials) {
     println!("  Operator token:   {}", credentials.operator_token);
     println!("  Template ID:      {}", d.template_id);
     println!("  API:              {base}/public-client/v1  (OpenAPI: {base}/openapi.json)");
-    println!("A new App Key and operator token are issued on every start; the previous App Key stops working.");
+    if let Some(cluster) = cluster {
+        println!(
+            "  Database:         a private PostgreSQL on 127.0.0.1:{}, data in {} (stopped with the demo)",
+            cluster.port(),
+            cluster.directory().display()
+        );
+    }
+    println!("The App Key and operator token stay the same from one start to the next.");
 }

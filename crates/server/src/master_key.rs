@@ -10,7 +10,7 @@ use clickwrap_domain::ports::Random;
 use clickwrap_domain::system::OsRandom;
 
 /// The file `clickwrap-server demo` keeps its master key in when none is configured: in the
-/// working directory, where the demo is run from.
+/// working directory, where the demo is run from, or next to the data of its private PostgreSQL.
 pub(crate) const DEMO_KEY_FILE: &str = "clickwrap-demo-master.key";
 
 /// Why a master key could not be read; never repeats the key.
@@ -59,9 +59,8 @@ pub(crate) fn write_new_file(path: &Path, key: &MasterKey) -> Result<(), MasterK
     file.sync_all().map_err(failed)
 }
 
-/// The demo's key: read from [`DEMO_KEY_FILE`], or made there on the first run (true when made).
-pub(crate) fn demo_key() -> Result<(MasterKey, bool), MasterKeyError> {
-    let path = Path::new(DEMO_KEY_FILE);
+/// The demo's key: read from `path`, or made there on the first run (true when made).
+pub(crate) fn demo_key(path: &Path) -> Result<(MasterKey, bool), MasterKeyError> {
     if path.exists() {
         return read_file(path).map(|key| (key, false));
     }

@@ -92,12 +92,33 @@ fn a_bad_configuration_value_is_refused_with_a_clear_message() {
 
 #[test]
 fn an_unreachable_database_is_reported_with_its_url_and_no_password() {
-    let output = command("postgres://app:s3cret@127.0.0.1:1/clickwrap").arg("serve").output().unwrap();
+    let output = command("postgres://app:s3cret@127.0.0.1:1/clickwrap_orders").arg("serve").output().unwrap();
     assert_eq!(output.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("postgres://app:***@127.0.0.1:1"), "{stderr}");
+    // The configured database, not the server's `postgres` database it first connects to.
+    assert!(
+        stderr.contains("for the database clickwrap_orders at postgres://app:***@127.0.0.1:1/clickwrap_orders"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("s3cret"), "{stderr}");
+    assert!(stderr.contains("nothing answers at 127.0.0.1:1 (connection refused)"), "{stderr}");
     assert!(stderr.contains("Start a PostgreSQL server"), "{stderr}");
+    // `serve` never starts a PostgreSQL of its own.
+    assert!(!stderr.contains("so the demo started"), "{stderr}");
+}
+
+#[test]
+fn a_database_host_that_does_not_resolve_is_told_from_a_refused_connection() {
+    let output = command("postgres://app@db.clickwrap.invalid:5432/clickwrap").arg("serve").output().unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("for the database clickwrap at postgres://app@db.clickwrap.invalid:5432/clickwrap"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("the host name \"db.clickwrap.invalid\" does not resolve (DNS"), "{stderr}");
+    assert!(stderr.contains("Check the host name in DATABASE_URL"), "{stderr}");
+    assert!(!stderr.contains("connection refused"), "{stderr}");
 }
 
 #[test]

@@ -22,10 +22,21 @@ pub struct Cidr {
 pub struct InvalidCidr(pub String);
 
 impl Cidr {
-    /// The range of `network` with `prefix` leading bits; host bits are cleared.
+    /// The range of `network` with `prefix` leading bits; host bits are cleared. A range of
+    /// IPv4-mapped addresses (inside `::ffff:0:0/96`) is the IPv4 range it maps, since
+    /// [`Cidr::contains`] compares mapped addresses as IPv4.
     pub fn new(network: IpAddr, prefix: u8) -> Option<Self> {
         let max = if network.is_ipv4() { 32 } else { 128 };
-        (prefix <= max).then(|| Self { network: mask(network, prefix), prefix })
+        if prefix > max {
+            return None;
+        }
+        if let IpAddr::V6(v6) = network
+            && let Some(v4) = v6.to_ipv4_mapped()
+            && prefix >= 96
+        {
+            return Self::new(IpAddr::V4(v4), prefix - 96);
+        }
+        Some(Self { network: mask(network, prefix), prefix })
     }
 
     pub fn network(&self) -> IpAddr {
@@ -173,6 +184,22 @@ mod tests {
         let allow = AllowCidrs::new(vec![loopback]);
         assert!(allow.permits(ip("::ffff:127.0.0.1")));
         assert!(!allow.permits(ip("::1")));
+    }
+
+    #[test]
+    fn ipv4_mapped_ranges_are_ipv4_ranges() {
+        // Found by fuzzing: `::ffff:10.0.0.0/104` contained no address at all, because addresses
+        // are compared as the IPv4 address they map and the range stayed IPv6.
+        let mapped: Cidr = "::ffff:10.0.0.0/104".parse().unwrap();
+        assert_eq!(mapped, "10.0.0.0/8".parse().unwrap());
+        assert!(mapped.contains(ip("10.1.2.3")));
+        assert!(mapped.contains(ip("::ffff:10.1.2.3")));
+        assert!(!mapped.contains(ip("11.0.0.1")));
+        let all_mapped: Cidr = "::ffff:0:0/96".parse().unwrap();
+        assert_eq!(all_mapped.to_string(), "0.0.0.0/0");
+        // Ranges wider than the mapped block stay IPv6.
+        let wide: Cidr = "::/80".parse().unwrap();
+        assert_eq!(wide.to_string(), "::/80");
     }
 
     #[test]

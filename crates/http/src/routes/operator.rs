@@ -14,6 +14,7 @@ use super::{ok, resource};
 use crate::auth::{AdminOperator, SignedInOperator};
 use crate::problem::{ApiError, ApiResult};
 use crate::query::QueryParams;
+use crate::wire::JsonObject;
 use crate::{ApiState, OPERATOR_PREFIX, wire};
 
 pub(super) fn configure(config: &mut web::ServiceConfig) {
@@ -67,12 +68,19 @@ pub(super) fn configure(config: &mut web::ServiceConfig) {
         .service(resource("/audit-log", "GET").route(web::get().to(audit_log)));
 }
 
-/// A JSON body, extracted without failing so that the token is checked first.
-type Body<T> = Result<web::Json<T>, actix_web::Error>;
+/// A JSON value, extracted without failing so that the token is checked first.
+type Extracted<T> = Result<web::Json<T>, actix_web::Error>;
+
+/// A JSON object body read into `T`.
+type Body<T> = Extracted<JsonObject<T>>;
 
 /// The body, or the problem its extraction produced (the JSON config's answer).
 fn body<T>(body: Body<T>) -> ApiResult<T> {
-    body.map(web::Json::into_inner).map_err(|error| {
+    extracted(body).map(|object| object.0)
+}
+
+fn extracted<T>(value: Extracted<T>) -> ApiResult<T> {
+    value.map(web::Json::into_inner).map_err(|error| {
         error
             .as_error::<ApiError>()
             .cloned()
@@ -265,10 +273,11 @@ async fn set_customizations(
     state: web::Data<ApiState>,
     AdminOperator(admin): AdminOperator,
     path: web::Path<String>,
-    customizations: Body<Value>,
+    customizations: Extracted<Value>,
 ) -> ApiResult<HttpResponse> {
     let id = template_id(&path)?;
-    let customizations = wire::operator::customizations(&body(customizations)?, "")?;
+    // Any JSON value: the customizations reader names what is wrong with it.
+    let customizations = wire::operator::customizations(&extracted(customizations)?, "")?;
     let template = state.service.set_customizations(&admin, id, customizations).await?;
     Ok(ok(&wire::operator::template(&template, now(&state), true)))
 }

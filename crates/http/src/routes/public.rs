@@ -16,6 +16,7 @@ use crate::ApiState;
 use crate::problem::{ApiError, ApiResult};
 use crate::query::QueryParams;
 use crate::wire;
+use crate::wire::JsonObject;
 
 pub(super) fn configure(config: &mut web::ServiceConfig) {
     config
@@ -85,9 +86,9 @@ async fn check(state: web::Data<ApiState>, request: HttpRequest) -> ApiResult<Ht
 async fn record_action(
     state: web::Data<ApiState>,
     request: HttpRequest,
-    body: web::Json<wire::public::RecordActionBody>,
+    body: web::Json<JsonObject<wire::public::RecordActionBody>>,
 ) -> ApiResult<HttpResponse> {
-    let body = body.into_inner();
+    let body = body.into_inner().0;
     let app = state.service.identify_public_app(&body.app_id, origin(&request)).await?;
     let client_ip = state.trusted_proxies.client_ip(&request).map(|ip| ip.to_string());
     let action = body.try_into_domain(client_ip, user_agent(&request))?;

@@ -12,6 +12,7 @@ use crate::auth::AuthenticatedApp;
 use crate::problem::{ApiError, ApiResult};
 use crate::query::QueryParams;
 use crate::wire;
+use crate::wire::JsonObject;
 
 pub(super) fn configure(config: &mut web::ServiceConfig) {
     config
@@ -46,7 +47,7 @@ async fn verify(
     state: web::Data<ApiState>,
     request: HttpRequest,
     AuthenticatedApp(app): AuthenticatedApp,
-    body: web::Json<VerifyBody>,
+    body: web::Json<JsonObject<VerifyBody>>,
 ) -> ApiResult<HttpResponse> {
     let decision = rate_limit(&state, &request, &app, RateLimitedRoute::Verify).await?;
     let verified = state.service.verify(&app, &body.service_signature).await?;
@@ -129,7 +130,7 @@ async fn status(
 async fn re_accept(
     state: web::Data<ApiState>,
     AuthenticatedApp(app): AuthenticatedApp,
-    body: web::Json<wire::public::ReAcceptBody>,
+    body: web::Json<JsonObject<wire::public::ReAcceptBody>>,
 ) -> ApiResult<HttpResponse> {
     let (users, templates) = body.parse_ids()?;
     let results = state.service.request_re_accept(&app, &users, &templates, body.reason.as_deref()).await?;

@@ -6,9 +6,50 @@ pub(crate) mod ledger;
 pub(crate) mod operator;
 pub(crate) mod public;
 
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::Deref;
+
 use clickwrap_domain::Timestamp;
 use clickwrap_domain::templates::customizations::{Customizations, DialogTexts};
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::{Value, json};
+
+/// A request body that must be a JSON object. Derived `Deserialize` also reads a struct from an
+/// array of its fields in order, so `["v1…"]` passed for `{"serviceSignature": "v1…"}`; the API
+/// documents objects only.
+#[derive(Debug)]
+pub(crate) struct JsonObject<T>(pub(crate) T);
+
+impl<T> Deref for JsonObject<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for JsonObject<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectOnly<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectOnly<T> {
+            type Value = T;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map))
+            }
+        }
+
+        deserializer.deserialize_map(ObjectOnly(PhantomData)).map(Self)
+    }
+}
 
 pub(crate) fn timestamp(at: Timestamp) -> Value {
     Value::from(at.to_rfc3339())

@@ -20,7 +20,7 @@ pub(super) fn build_release(root: &Path) -> Result<PathBuf, String> {
     println!("    building the release server (cargo build --release -p clickwrap-server)");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
     let status = Command::new(cargo)
-        .args(["build", "--release", "--locked", "--quiet", "-p", "clickwrap-server"])
+        .args(["build", "--release", "--locked", "-p", "clickwrap-server"])
         .current_dir(root)
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
