@@ -2,11 +2,13 @@
 //! implements them in memory for tests. Storage ports take the tenant in every call that reads or
 //! writes tenant data, so an adapter cannot forget it.
 
+use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use async_trait::async_trait;
 
 use crate::apps::models::App;
+use crate::apps::service::AppChanges;
 use crate::audit::models::{AuditEntry, AuditPosition};
 use crate::consent::acceptance::ConsentSnapshot;
 use crate::consent::cursor::EventPosition;
@@ -19,7 +21,9 @@ use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::QuotaPeriod;
 use crate::limits::rate::RateLimitKey;
 use crate::secrets::SecretHash;
-use crate::templates::models::{Template, TemplateVersion};
+use crate::templates::customizations::Customizations;
+use crate::templates::models::{LocalizedContent, Template, TemplateVersion};
+use crate::templates::service::TemplateChanges;
 use crate::templates::versioning::VersionNumber;
 use crate::tenants::models::{ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, Tenant};
 use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner};
@@ -127,8 +131,47 @@ pub trait AppStore: Send + Sync + Debug {
     async fn app_by_id(&self, id: AppId) -> Result<Option<App>, StorageError>;
     async fn find_app(&self, tenant: TenantId, id: AppId) -> Result<Option<App>, StorageError>;
     async fn list_apps(&self, tenant: TenantId) -> Result<Vec<App>, StorageError>;
-    /// Replaces the stored app of `app.tenant_id`, audited; whether it existed.
-    async fn update_app(&self, app: &App, audit: &AuditEntry) -> Result<bool, StorageError>;
+    /// Writes one change to the tenant's app and sets its `updated_at` to `at`, audited, in one
+    /// step; the app as stored afterwards, or none when there is no such app.
+    async fn update_app(
+        &self,
+        tenant: TenantId,
+        id: AppId,
+        update: &AppUpdate,
+        at: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<Option<App>, StorageError>;
+}
+
+/// One change to a stored app. The store writes only the fields it names, never a copy of the
+/// whole app read earlier, so changes made at the same time never undo each other (a PATCH must
+/// not bring back an App Key that was just replaced).
+#[derive(Debug, Clone)]
+pub enum AppUpdate {
+    Settings(AppChanges),
+    /// A new App Key. With `old_key_expires_at`, the key it replaces (whatever is current when
+    /// the change is written) keeps working until then; without, it fails at once. Either way a
+    /// key replaced by an earlier rotation stops.
+    AppKey {
+        hash: SecretHash,
+        old_key_expires_at: Option<Timestamp>,
+    },
+    /// A new webhook signing secret, sealed.
+    WebhookSecret {
+        sealed: Vec<u8>,
+    },
+}
+
+/// One change to a stored template; like [`AppUpdate`], only the fields it names are written.
+/// Published versions are never changed (they are added by [`TemplateStore::insert_version`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplateUpdate {
+    Settings(TemplateChanges),
+    Draft(LocalizedContent),
+    Customizations(Customizations),
+    /// The only apps it is available to; none: every app of the tenant.
+    Apps(BTreeSet<AppId>),
+    Enabled(bool),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -146,9 +189,17 @@ pub trait TemplateStore: Send + Sync + Debug {
     /// The template with all its versions.
     async fn find_template(&self, tenant: TenantId, id: TemplateId) -> Result<Option<Template>, StorageError>;
     async fn list_templates(&self, tenant: TenantId) -> Result<Vec<Template>, StorageError>;
-    /// Saves everything but the versions (published versions are never changed), audited; whether
-    /// it existed.
-    async fn update_template(&self, template: &Template, audit: &AuditEntry) -> Result<bool, StorageError>;
+    /// Writes one change to the tenant's template and sets its `updated_at` to `at`, audited, in
+    /// one step; the template as stored afterwards (with its versions), or none when there is no
+    /// such template.
+    async fn update_template(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        update: &TemplateUpdate,
+        at: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<Option<Template>, StorageError>;
     async fn insert_version(
         &self,
         tenant: TenantId,

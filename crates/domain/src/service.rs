@@ -180,9 +180,10 @@ impl ClickwrapService {
     /// The app of an `X-APP-ID` + `X-APP-KEY` pair; both must belong to the same integration.
     pub async fn authenticate_app(&self, app_id: &str, app_key: &str) -> Result<App, AuthError> {
         let app_id = AppId::parse(app_id).map_err(|_| AuthError::InvalidCredentials)?;
+        // Always read from storage, never from the serving cache: a replaced key fails on every
+        // instance the moment it was replaced (or its overlap ended).
         let app = self.ports.apps.app_by_id(app_id).await?.ok_or(AuthError::InvalidCredentials)?;
-        // Compared in constant time against the stored hash, also for a malformed key.
-        let key_matches = app.app_key_hash.matches(app_key);
+        let key_matches = app.accepts_app_key(app_key, self.now());
         if key_matches && AppKey::parse(app_key).is_ok() { Ok(app) } else { Err(AuthError::InvalidCredentials) }
     }
 

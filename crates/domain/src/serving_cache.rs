@@ -9,7 +9,8 @@
 //! flag, app links and customizations, and an app's allowed origins.
 //!
 //! Operator reads and everything that checks an App Key never use the cache: they must start from
-//! the truth (a regenerated App Key fails at once).
+//! the truth (a regenerated App Key fails at once on every instance, and a key kept for an overlap
+//! fails at its expiry, which is checked against the clock on each request).
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -21,7 +22,7 @@ use time::Duration;
 use crate::audit::models::AuditEntry;
 
 use crate::apps::models::App;
-use crate::ports::{AppStore, InsertVersionError, StorageError, TemplateStore};
+use crate::ports::{AppStore, AppUpdate, InsertVersionError, StorageError, TemplateStore, TemplateUpdate};
 use crate::templates::models::{Template, TemplateVersion};
 use crate::{AppId, TemplateId, TenantId, Timestamp};
 
@@ -123,9 +124,16 @@ impl AppStore for AppsForgetOnWrite {
         self.inner.list_apps(tenant).await
     }
 
-    async fn update_app(&self, app: &App, audit: &AuditEntry) -> Result<bool, StorageError> {
-        let result = self.inner.update_app(app, audit).await;
-        self.cache.forget(&app.id);
+    async fn update_app(
+        &self,
+        tenant: TenantId,
+        id: AppId,
+        update: &AppUpdate,
+        at: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<Option<App>, StorageError> {
+        let result = self.inner.update_app(tenant, id, update, at, audit).await;
+        self.cache.forget(&id);
         result
     }
 }
@@ -151,9 +159,16 @@ impl TemplateStore for TemplatesForgetOnWrite {
         self.inner.list_templates(tenant).await
     }
 
-    async fn update_template(&self, template: &Template, audit: &AuditEntry) -> Result<bool, StorageError> {
-        let result = self.inner.update_template(template, audit).await;
-        self.cache.forget(&(template.tenant_id, template.id));
+    async fn update_template(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        update: &TemplateUpdate,
+        at: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<Option<Template>, StorageError> {
+        let result = self.inner.update_template(tenant, id, update, at, audit).await;
+        self.cache.forget(&(tenant, id));
         result
     }
 

@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use clickwrap_domain::apps::models::App;
+use clickwrap_domain::apps::models::AppKeyOverlap;
 use clickwrap_domain::apps::service::{AppChanges, NewApp};
+use clickwrap_domain::audit::models::AuditAction;
 use clickwrap_domain::consent::acceptance::ConsentStatus;
 use clickwrap_domain::consent::models::{Action, EventFilter, EventStatus, Presentation, PresentationMode};
 use clickwrap_domain::consent::queries::{
@@ -22,7 +24,8 @@ use clickwrap_domain::content::sanitize::sanitize;
 use clickwrap_domain::limits::rate::{RateLimitKey, RateLimitPolicy, RateLimitedRoute};
 use clickwrap_domain::memory::{self, ManualClock, MemoryStore};
 use clickwrap_domain::ports::Clock;
-use clickwrap_domain::service::{AuthError, ClickwrapService, PublicAppError, Settings};
+use clickwrap_domain::service::{AuthError, ClickwrapService, Ports, PublicAppError, Settings};
+use clickwrap_domain::system::{OsRandom, UuidV7};
 use clickwrap_domain::templates::customizations::{AgreementMode, Customizations};
 use clickwrap_domain::templates::models::{PublishError, Template};
 use clickwrap_domain::templates::service::{EnableTemplateError, NewTemplate, PublishVersionError};
@@ -202,13 +205,102 @@ async fn operator_tokens_and_app_keys_authenticate_only_their_owner() {
     assert_eq!(w.service.authenticate_app("not-a-uuid", &a.app_key).await.unwrap_err(), AuthError::InvalidCredentials);
     assert_eq!(w.service.authenticate_app(&app_id, "").await.unwrap_err(), AuthError::InvalidCredentials);
 
-    let new_key = w.service.regenerate_app_key(&a.admin(), a.app.id).await.unwrap();
+    let new_key = w.service.regenerate_app_key(&a.admin(), a.app.id, AppKeyOverlap::NONE).await.unwrap();
+    assert_eq!(new_key.old_key_expires_at, w.clock.now(), "without an overlap the old key expires at once");
     assert_eq!(w.service.authenticate_app(&app_id, &a.app_key).await.unwrap_err(), AuthError::InvalidCredentials);
-    assert!(w.service.authenticate_app(&app_id, new_key.expose()).await.is_ok());
+    assert!(w.service.authenticate_app(&app_id, new_key.app_key.expose()).await.is_ok());
 
     // Tenants never reach each other's apps.
     assert!(w.service.find_app(b.tenant.id, a.app.id).await.unwrap().is_none());
-    assert!(w.service.regenerate_app_key(&b.admin(), a.app.id).await.is_err());
+    assert!(w.service.regenerate_app_key(&b.admin(), a.app.id, AppKeyOverlap::NONE).await.is_err());
+}
+
+/// Another instance of the service on the same store, as behind a load balancer, with its own
+/// serving cache.
+async fn second_instance(w: &World) -> ClickwrapService {
+    let ports = Ports::from_store(
+        w.store.clone(),
+        w.clock.clone(),
+        Arc::new(UuidV7),
+        Arc::new(OsRandom::default()),
+        Arc::new(memory::AllowAllWebhookTargets),
+        Arc::new(memory::TextCertificateRenderer),
+    );
+    let master = clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None);
+    ClickwrapService::start(ports, Settings::default(), master).await.unwrap()
+}
+
+#[tokio::test]
+async fn a_replaced_app_key_works_for_the_chosen_overlap_on_every_instance_and_then_fails() {
+    let w = world().await;
+    let a = w.operator("Acme", None).await;
+    let other = second_instance(&w).await;
+    let app_id = a.app.id.to_string();
+    let works = async |key: &str| {
+        let here = w.service.authenticate_app(&app_id, key).await.is_ok();
+        let there = other.authenticate_app(&app_id, key).await.is_ok();
+        assert_eq!(here, there, "both instances agree on {key}");
+        here
+    };
+    // The other instance keeps the app (with its key hashes) in its serving cache.
+    other.identify_public_app(&app_id, None).await.unwrap();
+    assert!(works(&a.app_key).await);
+
+    let overlap = AppKeyOverlap::from_secs(3600).unwrap();
+    let second = w.service.regenerate_app_key(&a.admin(), a.app.id, overlap).await.unwrap();
+    assert_eq!(second.old_key_expires_at, start().saturating_add(Duration::hours(1)));
+    assert!(works(second.app_key.expose()).await, "the new key works at once");
+    assert!(works(&a.app_key).await, "the old key works during the overlap");
+    w.clock.advance(Duration::seconds(3599));
+    assert!(works(&a.app_key).await, "the old key works until its expiry");
+    w.clock.advance(Duration::seconds(1));
+    assert!(!works(&a.app_key).await, "the old key fails at its expiry");
+    assert!(works(second.app_key.expose()).await);
+
+    // A rotation ends any earlier overlap: only the key it replaces may keep working.
+    let overlap = AppKeyOverlap::from_secs(600).unwrap();
+    let third = w.service.regenerate_app_key(&a.admin(), a.app.id, overlap).await.unwrap();
+    assert!(works(second.app_key.expose()).await && works(third.app_key.expose()).await);
+    let fourth = w.service.regenerate_app_key(&a.admin(), a.app.id, AppKeyOverlap::NONE).await.unwrap();
+    assert!(!works(second.app_key.expose()).await, "the key kept by the earlier rotation stops");
+    assert!(!works(third.app_key.expose()).await, "without an overlap the replaced key stops at once");
+    assert!(works(fourth.app_key.expose()).await);
+
+    // The audit log names each overlap and when the old key expired.
+    let log = w.service.audit_log(a.tenant.id, None, PageLimit::parse(10).unwrap()).await.unwrap();
+    let rotations: Vec<(String, String)> = log
+        .items
+        .iter()
+        .filter(|e| e.action == AuditAction::AppKeyRegenerated)
+        .map(|e| (e.details["expireOldAfterSecs"].clone(), e.details["oldKeyExpiresAt"].clone()))
+        .collect();
+    let now = w.clock.now();
+    assert_eq!(
+        rotations,
+        vec![
+            ("0".to_owned(), now.to_rfc3339()),
+            ("600".to_owned(), now.saturating_add(Duration::minutes(10)).to_rfc3339()),
+            ("3600".to_owned(), start().saturating_add(Duration::hours(1)).to_rfc3339()),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn changes_of_an_app_keep_each_other() {
+    let w = world().await;
+    let a = w.operator("Acme", None).await;
+    let app_id = a.app.id.to_string();
+    let rotated = w.service.regenerate_app_key(&a.admin(), a.app.id, AppKeyOverlap::NONE).await.unwrap();
+    let changes = AppChanges { name: Some(Name::parse("Renamed").unwrap()), ..Default::default() };
+    let renamed = w.service.update_app(&a.admin(), a.app.id, changes).await.unwrap();
+    assert_eq!(renamed.name.as_str(), "Renamed");
+    assert_eq!(renamed.app_key_hash.as_bytes(), rotated.app_key.hash().as_bytes(), "a rename keeps the new key");
+    assert!(w.service.authenticate_app(&app_id, rotated.app_key.expose()).await.is_ok());
+    assert!(w.service.authenticate_app(&app_id, &a.app_key).await.is_err());
+    let secret = w.service.rotate_webhook_secret(&a.admin(), a.app.id).await.unwrap();
+    let app = w.service.find_app(a.tenant.id, a.app.id).await.unwrap().unwrap();
+    assert_eq!((app.name.as_str(), w.service.webhook_secret(&app).unwrap().expose()), ("Renamed", secret.expose()));
+    assert!(w.service.authenticate_app(&app_id, rotated.app_key.expose()).await.is_ok());
 }
 
 #[tokio::test]

@@ -396,7 +396,9 @@ async fn a_regenerated_app_key_replaces_the_old_one_at_once() {
     let fresh = reply.json();
     let new_key = id(&fresh, "appKey");
     assert!(new_key.starts_with("ak_") && new_key != a.app_key);
-    assert_eq!(fresh.as_object().unwrap().len(), 1);
+    assert_eq!(fresh.as_object().unwrap().len(), 2);
+    let expired_at = time::OffsetDateTime::parse(fresh["oldKeyExpiresAt"].as_str().unwrap(), &Rfc3339).unwrap();
+    assert!(expired_at <= time::OffsetDateTime::now_utc(), "without a body the old key expired at the rotation");
 
     h.call(get(&templates).app(&a)).await.problem(401, "UNAUTHORIZED");
     let renewed =
@@ -1133,4 +1135,120 @@ async fn webhook_delivery_history_and_redelivery() {
         .await
         .problem(400, "INVALID_CURSOR");
     h.call(get(&list_uri)).await.problem(401, "UNAUTHORIZED");
+}
+
+/// With the old key of `operator` replaced by `key`.
+fn with_key(operator: &Operator, key: &str) -> Operator {
+    Operator {
+        tenant_id: operator.tenant_id.clone(),
+        token: operator.token.clone(),
+        app_id: operator.app_id.clone(),
+        app_key: key.to_owned(),
+    }
+}
+
+#[actix_web::test]
+async fn a_regenerated_app_key_may_keep_the_old_one_for_an_overlap() {
+    let h = harness().await;
+    let a = operator(&h, None).await;
+    let templates = format!("{V1}/clickwrap-templates");
+    let path = format!("/apps/{}/app-key", a.app_id);
+
+    let before = time::OffsetDateTime::now_utc();
+    let reply = h.call(op_json(Method::POST, &path, &a.token, &json!({"expireOldAfterSecs": 3600}))).await.expect(200);
+    let after = time::OffsetDateTime::now_utc();
+    assert_eq!(reply.header("cache-control"), Some("no-store"));
+    let second = with_key(&a, &id(&reply.json(), "appKey"));
+    let expires = time::OffsetDateTime::parse(reply.json()["oldKeyExpiresAt"].as_str().unwrap(), &Rfc3339).unwrap();
+    // An hour after the rotation, which happened between `before` and `after` (in milliseconds).
+    let hour = time::Duration::hours(1);
+    assert!(before + hour - time::Duration::milliseconds(1) <= expires && expires <= after + hour, "{expires}");
+    h.call(get(&templates).app(&a)).await.expect(200);
+    h.call(get(&templates).app(&second)).await.expect(200);
+    // Another instance agrees.
+    let other = h.second_instance(Default::default()).await;
+    other.call(get(&templates).app(&a)).await.expect(200);
+
+    // A rotation without an overlap ends every earlier one; a `null` or absent overlap and an
+    // empty body mean no overlap too.
+    for body in [None, Some("{\"expireOldAfterSecs\": null}"), Some("{}"), Some("")] {
+        let mut request = op(Method::POST, &path, &a.token);
+        if let Some(body) = body {
+            request = request.insert_header(("content-type", "application/json")).set_payload(body);
+        }
+        let third = with_key(&a, &id(&h.call(request).await.expect(200).json(), "appKey"));
+        h.call(get(&templates).app(&third)).await.expect(200);
+    }
+    h.call(get(&templates).app(&a)).await.problem(401, "UNAUTHORIZED");
+    other.call(get(&templates).app(&second)).await.problem(401, "UNAUTHORIZED");
+    h.call(get(&templates).app(&second)).await.problem(401, "UNAUTHORIZED");
+
+    // The audit log names the overlap.
+    let log = h.call(op(Method::GET, "/audit-log", &a.token)).await.expect(200).json();
+    let rotations: Vec<&Value> =
+        log["items"].as_array().unwrap().iter().filter(|e| e["action"] == "app.appKeyRegenerated").collect();
+    assert_eq!(rotations.len(), 5);
+    assert_eq!(rotations[4]["details"]["expireOldAfterSecs"], "3600");
+    assert_eq!(rotations[0]["details"]["expireOldAfterSecs"], "0");
+}
+
+#[actix_web::test]
+async fn an_overlap_out_of_range_or_not_whole_seconds_is_refused_and_changes_nothing() {
+    let h = harness().await;
+    let a = operator(&h, None).await;
+    let path = format!("/apps/{}/app-key", a.app_id);
+    for bad in [json!(-1), json!(604_801), json!(i64::MAX), json!(1.5), json!("60"), json!(true), json!([60])] {
+        let body = json!({ "expireOldAfterSecs": bad });
+        let problem = h.call(op_json(Method::POST, &path, &a.token, &body)).await.problem(400, "VALIDATION_FAILED");
+        assert_eq!(problem["errors"][0]["field"], "expireOldAfterSecs", "{bad}");
+        assert!(problem["detail"].as_str().unwrap().contains("604800"), "{problem}");
+    }
+    h.call(op_json(Method::POST, &path, &a.token, &json!({"expireOldAfterSecond": 60})))
+        .await
+        .problem(400, "INVALID_JSON");
+    h.call(op(Method::POST, &path, &a.token).insert_header(("content-type", "text/plain")).set_payload("60"))
+        .await
+        .problem(415, "UNSUPPORTED_MEDIA_TYPE");
+    // The most allowed works; the key in use was never replaced by the refused requests.
+    h.call(get(&format!("{V1}/clickwrap-templates")).app(&a)).await.expect(200);
+    h.call(op_json(Method::POST, &path, &a.token, &json!({"expireOldAfterSecs": 604_800}))).await.expect(200);
+    h.call(get(&format!("{V1}/clickwrap-templates")).app(&a)).await.expect(200);
+}
+
+/// The lost update of the issue: a PATCH that read the app before a rotation wrote the old App
+/// Key back. 100 rounds, each racing a rotation, a PATCH and a webhook secret rotation on one app;
+/// after each, on both instances, the replaced key fails and the new one works, and the PATCH
+/// and the new webhook secret stuck as well.
+#[actix_web::test]
+async fn app_key_rotations_racing_patches_always_stick() {
+    let h = harness().await;
+    let other = h.second_instance(Default::default()).await;
+    let a = operator(&h, None).await;
+    let templates = format!("{V1}/clickwrap-templates");
+    let app_path = format!("/apps/{}", a.app_id);
+    let key_path = format!("/apps/{}/app-key", a.app_id);
+    let secret_path = format!("/apps/{}/webhook-signing-secret", a.app_id);
+    let tenant = clickwrap_domain::TenantId::parse(&a.tenant_id).unwrap();
+    let app_id = clickwrap_domain::AppId::parse(&a.app_id).unwrap();
+    let mut current = with_key(&a, &a.app_key);
+    for round in 0..100 {
+        let name = format!("Shop {round}");
+        let (rotated, patched, secret) = tokio::join!(
+            h.call(op(Method::POST, &key_path, &a.token)),
+            h.call(op_json(Method::PATCH, &app_path, &a.token, &json!({"name": name}))),
+            h.call(op(Method::POST, &secret_path, &a.token)),
+        );
+        let fresh = with_key(&a, &id(&rotated.expect(200).json(), "appKey"));
+        patched.expect(200);
+        let secret = id(&secret.expect(200).json(), "webhookSigningSecret");
+
+        h.call(get(&templates).app(&current)).await.problem(401, "UNAUTHORIZED");
+        other.call(get(&templates).app(&current)).await.problem(401, "UNAUTHORIZED");
+        h.call(get(&templates).app(&fresh)).await.expect(200);
+        other.call(get(&templates).app(&fresh)).await.expect(200);
+        let app = h.service().find_app(tenant, app_id).await.unwrap().unwrap();
+        assert_eq!(app.name.as_str(), name, "round {round}: the PATCH stuck");
+        assert_eq!(h.service().webhook_secret(&app).unwrap().expose(), secret, "round {round}: the new secret stuck");
+        current = fresh;
+    }
 }

@@ -1,10 +1,11 @@
 use async_trait::async_trait;
-use clickwrap_domain::apps::models::{App, Origin};
+use clickwrap_domain::apps::models::{App, Origin, PreviousAppKey};
+use clickwrap_domain::apps::service::AppChanges;
 use clickwrap_domain::audit::models::AuditEntry;
-use clickwrap_domain::ports::{AppStore, StorageError};
+use clickwrap_domain::ports::{AppStore, AppUpdate, StorageError};
 use clickwrap_domain::secrets::SecretHash;
 use clickwrap_domain::webhooks::url::WebhookUrl;
-use clickwrap_domain::{AppId, Name, TenantId};
+use clickwrap_domain::{AppId, Name, TenantId, Timestamp};
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, RunQueryDsl};
 
@@ -13,8 +14,8 @@ use crate::errors::{corrupt, from_diesel};
 use crate::schema::apps;
 use crate::{PgStore, audit};
 
-#[derive(Queryable, Selectable, Insertable, AsChangeset)]
-#[diesel(table_name = apps, check_for_backend(diesel::pg::Pg), treat_none_as_null = true)]
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = apps, check_for_backend(diesel::pg::Pg))]
 struct AppRow {
     id: uuid::Uuid,
     tenant_id: uuid::Uuid,
@@ -26,6 +27,54 @@ struct AppRow {
     webhook_secret_sealed: Vec<u8>,
     created_at: time::OffsetDateTime,
     updated_at: time::OffsetDateTime,
+    previous_app_key_hash: Option<Vec<u8>>,
+    previous_app_key_expires_at: Option<time::OffsetDateTime>,
+}
+
+/// The columns one [`AppUpdate`] writes; `None` leaves a column as it is.
+#[derive(AsChangeset)]
+#[diesel(table_name = apps, check_for_backend(diesel::pg::Pg))]
+struct AppChangeset {
+    name: Option<String>,
+    webhook_url: Option<Option<String>>,
+    webhook_enabled: Option<bool>,
+    allowed_origins: Option<Vec<String>>,
+    app_key_hash: Option<Vec<u8>>,
+    previous_app_key_hash: Option<Option<Vec<u8>>>,
+    previous_app_key_expires_at: Option<Option<time::OffsetDateTime>>,
+    webhook_secret_sealed: Option<Vec<u8>>,
+    updated_at: time::OffsetDateTime,
+}
+
+impl AppChangeset {
+    /// Only `updated_at`; the update's own columns are set by the caller.
+    fn touching(updated_at: Timestamp) -> Self {
+        Self {
+            name: None,
+            webhook_url: None,
+            webhook_enabled: None,
+            allowed_origins: None,
+            app_key_hash: None,
+            previous_app_key_hash: None,
+            previous_app_key_expires_at: None,
+            webhook_secret_sealed: None,
+            updated_at: at(updated_at),
+        }
+    }
+
+    fn settings(changes: &AppChanges, updated_at: Timestamp) -> Self {
+        Self {
+            name: changes.name.as_ref().map(|n| n.as_str().to_owned()),
+            webhook_url: changes.webhook_url.as_ref().map(|url| url.as_ref().map(|u| u.as_str().to_owned())),
+            webhook_enabled: changes.webhook_enabled,
+            allowed_origins: changes.allowed_origins.as_ref().map(|origins| origin_texts(origins)),
+            ..Self::touching(updated_at)
+        }
+    }
+}
+
+fn origin_texts(origins: &[Origin]) -> Vec<String> {
+    origins.iter().map(|o| o.as_str().to_owned()).collect()
 }
 
 impl AppRow {
@@ -36,11 +85,13 @@ impl AppRow {
             name: app.name.as_str().to_owned(),
             webhook_url: app.webhook_url.as_ref().map(|u| u.as_str().to_owned()),
             webhook_enabled: app.webhook_enabled,
-            allowed_origins: app.allowed_origins.iter().map(|o| o.as_str().to_owned()).collect(),
+            allowed_origins: origin_texts(&app.allowed_origins),
             app_key_hash: app.app_key_hash.as_bytes().to_vec(),
             webhook_secret_sealed: app.webhook_secret_sealed.clone(),
             created_at: at(app.created_at),
             updated_at: at(app.updated_at),
+            previous_app_key_hash: app.previous_app_key.map(|old| old.hash.as_bytes().to_vec()),
+            previous_app_key_expires_at: app.previous_app_key.map(|old| at(old.expires_at)),
         }
     }
 
@@ -63,6 +114,13 @@ impl AppRow {
                 .collect::<Result<_, _>>()
                 .map_err(|e| corrupt("allowed origin", e))?,
             app_key_hash: SecretHash::from_bytes(hash32(&self.app_key_hash, "app key hash")?),
+            previous_app_key: match (self.previous_app_key_hash, self.previous_app_key_expires_at) {
+                (Some(hash), Some(expires_at)) => Some(PreviousAppKey {
+                    hash: SecretHash::from_bytes(hash32(&hash, "previous app key hash")?),
+                    expires_at: ts(expires_at),
+                }),
+                _ => None,
+            },
             webhook_secret_sealed: self.webhook_secret_sealed,
             created_at: ts(self.created_at),
             updated_at: ts(self.updated_at),
@@ -120,22 +178,52 @@ impl AppStore for PgStore {
         rows.into_iter().map(AppRow::into_domain).collect()
     }
 
-    async fn update_app(&self, app: &App, audit: &AuditEntry) -> Result<bool, StorageError> {
+    async fn update_app(
+        &self,
+        tenant: TenantId,
+        id: AppId,
+        update: &AppUpdate,
+        updated_at: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<Option<App>, StorageError> {
         let mut conn = self.conn().await?;
-        let row = AppRow::from_domain(app);
-        conn.transaction::<_, diesel::result::Error, _>(async |conn| {
-            let updated = diesel::update(
-                apps::table.filter(apps::tenant_id.eq(app.tenant_id.as_uuid())).filter(apps::id.eq(app.id.as_uuid())),
-            )
-            .set(&row)
-            .execute(conn)
-            .await?;
-            if updated == 1 {
-                audit::write(conn, audit).await?;
-            }
-            Ok(updated == 1)
-        })
-        .await
-        .map_err(from_diesel)
+        let row = conn
+            .transaction::<_, diesel::result::Error, _>(async |conn| {
+                let the_app =
+                    apps::table.filter(apps::tenant_id.eq(tenant.as_uuid())).filter(apps::id.eq(id.as_uuid()));
+                let changes = match update {
+                    AppUpdate::Settings(changes) => AppChangeset::settings(changes, updated_at),
+                    AppUpdate::AppKey { hash, old_key_expires_at } => {
+                        // The key to keep is the one current when this is written: the row stays
+                        // locked from this read to the write.
+                        let current: Option<Vec<u8>> =
+                            the_app.select(apps::app_key_hash).for_update().first(conn).await.optional()?;
+                        let Some(current) = current else { return Ok(None) };
+                        AppChangeset {
+                            app_key_hash: Some(hash.as_bytes().to_vec()),
+                            previous_app_key_hash: Some(old_key_expires_at.map(|_| current)),
+                            previous_app_key_expires_at: Some(old_key_expires_at.map(at)),
+                            ..AppChangeset::touching(updated_at)
+                        }
+                    }
+                    AppUpdate::WebhookSecret { sealed } => AppChangeset {
+                        webhook_secret_sealed: Some(sealed.clone()),
+                        ..AppChangeset::touching(updated_at)
+                    },
+                };
+                let row: Option<AppRow> = diesel::update(the_app)
+                    .set(&changes)
+                    .returning(AppRow::as_returning())
+                    .get_result(conn)
+                    .await
+                    .optional()?;
+                if row.is_some() {
+                    audit::write(conn, audit).await?;
+                }
+                Ok(row)
+            })
+            .await
+            .map_err(from_diesel)?;
+        row.map(AppRow::into_domain).transpose()
     }
 }

@@ -57,6 +57,8 @@ diesel::table! {
         webhook_secret_sealed -> Bytea,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        previous_app_key_hash -> Nullable<Bytea>,
+        previous_app_key_expires_at -> Nullable<Timestamptz>,
     }
 }
 

@@ -3,13 +3,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use async_trait::async_trait;
 use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::content::sanitize::SanitizedHtml;
-use clickwrap_domain::ports::{InsertVersionError, StorageError, TemplateStore};
+use clickwrap_domain::ports::{InsertVersionError, StorageError, TemplateStore, TemplateUpdate};
 use clickwrap_domain::templates::customizations::{
     AgreementMode, ButtonStyle, Buttons, Color, Customizations, TextOverrides, Theme,
 };
 use clickwrap_domain::templates::models::{LocalizedContent, Template, TemplateVersion};
 use clickwrap_domain::templates::versioning::VersionNumber;
-use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, TenantId};
+use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, TenantId, Timestamp};
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use serde_json::{Map, Value, json};
@@ -19,7 +19,7 @@ use crate::errors::{corrupt, from_diesel, is_unique_violation};
 use crate::schema::{template_apps, template_versions, templates};
 use crate::{PgStore, audit};
 
-#[derive(Queryable, Selectable, Insertable, AsChangeset)]
+#[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = templates, check_for_backend(diesel::pg::Pg))]
 struct TemplateRow {
     id: uuid::Uuid,
@@ -33,6 +33,50 @@ struct TemplateRow {
     enabled: bool,
     created_at: time::OffsetDateTime,
     updated_at: time::OffsetDateTime,
+}
+
+/// The columns one [`TemplateUpdate`] writes; `None` leaves a column as it is.
+#[derive(AsChangeset, Default)]
+#[diesel(table_name = templates, check_for_backend(diesel::pg::Pg))]
+struct TemplateChangeset {
+    name: Option<String>,
+    tags: Option<Vec<String>>,
+    default_language: Option<String>,
+    draft: Option<Value>,
+    customizations: Option<Value>,
+    always_require_acceptance: Option<bool>,
+    enabled: Option<bool>,
+    updated_at: Option<time::OffsetDateTime>,
+}
+
+impl TemplateChangeset {
+    /// Links are rows of their own (see [`write_links`]); for them only `updated_at` is set,
+    /// which also locks the template row, so that link changes of one template take turns.
+    fn of(update: &TemplateUpdate, updated_at: Timestamp) -> Self {
+        let updated_at = Some(at(updated_at));
+        match update {
+            TemplateUpdate::Settings(changes) => Self {
+                name: changes.name.as_ref().map(|n| n.as_str().to_owned()),
+                tags: changes.tags.as_ref().map(tag_texts),
+                default_language: changes.default_language.map(|l| l.code().to_owned()),
+                always_require_acceptance: changes.always_require_acceptance,
+                updated_at,
+                ..Self::default()
+            },
+            TemplateUpdate::Draft(content) => {
+                Self { draft: Some(content_to_json(content)), updated_at, ..Self::default() }
+            }
+            TemplateUpdate::Customizations(c) => {
+                Self { customizations: Some(customizations_to_json(c)), updated_at, ..Self::default() }
+            }
+            TemplateUpdate::Apps(_) => Self { updated_at, ..Self::default() },
+            TemplateUpdate::Enabled(enabled) => Self { enabled: Some(*enabled), updated_at, ..Self::default() },
+        }
+    }
+}
+
+fn tag_texts(tags: &BTreeSet<Tag>) -> Vec<String> {
+    tags.iter().map(|t| t.as_str().to_owned()).collect()
 }
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -53,7 +97,7 @@ impl TemplateRow {
             id: *template.id.as_uuid(),
             tenant_id: *template.tenant_id.as_uuid(),
             name: template.name.as_str().to_owned(),
-            tags: template.tags.iter().map(|t| t.as_str().to_owned()).collect(),
+            tags: tag_texts(&template.tags),
             default_language: template.default_language.code().to_owned(),
             draft: content_to_json(&template.draft),
             customizations: customizations_to_json(&template.customizations),
@@ -232,18 +276,24 @@ async fn assemble(conn: &mut AsyncPgConnection, rows: Vec<TemplateRow>) -> Resul
         .collect()
 }
 
-fn link_rows(template: &Template) -> Vec<(uuid::Uuid, uuid::Uuid, uuid::Uuid)> {
-    template.app_ids.iter().map(|app| (*template.tenant_id.as_uuid(), *template.id.as_uuid(), *app.as_uuid())).collect()
-}
-
-async fn write_links(conn: &mut AsyncPgConnection, template: &Template) -> QueryResult<()> {
-    diesel::delete(template_apps::table.filter(template_apps::template_id.eq(template.id.as_uuid())))
+/// Makes `app_ids` the template's only links.
+async fn write_links(
+    conn: &mut AsyncPgConnection,
+    tenant: TenantId,
+    template: TemplateId,
+    app_ids: &BTreeSet<AppId>,
+) -> QueryResult<()> {
+    diesel::delete(template_apps::table.filter(template_apps::template_id.eq(template.as_uuid())))
         .execute(conn)
         .await?;
-    let links: Vec<_> = link_rows(template)
-        .into_iter()
-        .map(|(tenant, tpl, app)| {
-            (template_apps::tenant_id.eq(tenant), template_apps::template_id.eq(tpl), template_apps::app_id.eq(app))
+    let links: Vec<_> = app_ids
+        .iter()
+        .map(|app| {
+            (
+                template_apps::tenant_id.eq(*tenant.as_uuid()),
+                template_apps::template_id.eq(*template.as_uuid()),
+                template_apps::app_id.eq(*app.as_uuid()),
+            )
         })
         .collect();
     if !links.is_empty() {
@@ -261,7 +311,7 @@ impl TemplateStore for PgStore {
             template.versions.iter().map(|v| VersionRow::from_domain(template.tenant_id, template.id, v)).collect();
         conn.transaction::<_, diesel::result::Error, _>(async |conn| {
             diesel::insert_into(templates::table).values(&row).execute(conn).await?;
-            write_links(conn, template).await?;
+            write_links(conn, template.tenant_id, template.id, &template.app_ids).await?;
             if !versions.is_empty() {
                 diesel::insert_into(template_versions::table).values(&versions).execute(conn).await?;
             }
@@ -298,26 +348,42 @@ impl TemplateStore for PgStore {
         assemble(&mut conn, rows).await
     }
 
-    async fn update_template(&self, template: &Template, audit: &AuditEntry) -> Result<bool, StorageError> {
+    async fn update_template(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        update: &TemplateUpdate,
+        updated_at: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<Option<Template>, StorageError> {
         let mut conn = self.conn().await?;
-        let row = TemplateRow::from_domain(template);
-        conn.transaction::<_, diesel::result::Error, _>(async |conn| {
-            let updated = diesel::update(
-                templates::table
-                    .filter(templates::tenant_id.eq(template.tenant_id.as_uuid()))
-                    .filter(templates::id.eq(template.id.as_uuid())),
-            )
-            .set(&row)
-            .execute(conn)
-            .await?;
-            if updated == 1 {
-                write_links(conn, template).await?;
-                audit::write(conn, audit).await?;
-            }
-            Ok(updated == 1)
-        })
-        .await
-        .map_err(from_diesel)
+        let changes = TemplateChangeset::of(update, updated_at);
+        let row = conn
+            .transaction::<_, diesel::result::Error, _>(async |conn| {
+                let row: Option<TemplateRow> = diesel::update(
+                    templates::table
+                        .filter(templates::tenant_id.eq(tenant.as_uuid()))
+                        .filter(templates::id.eq(id.as_uuid())),
+                )
+                .set(&changes)
+                .returning(TemplateRow::as_returning())
+                .get_result(conn)
+                .await
+                .optional()?;
+                if row.is_some() {
+                    if let TemplateUpdate::Apps(app_ids) = update {
+                        write_links(conn, tenant, id, app_ids).await?;
+                    }
+                    audit::write(conn, audit).await?;
+                }
+                Ok(row)
+            })
+            .await
+            .map_err(from_diesel)?;
+        match row {
+            Some(row) => Ok(assemble(&mut conn, vec![row]).await?.into_iter().next()),
+            None => Ok(None),
+        }
     }
 
     async fn insert_version(

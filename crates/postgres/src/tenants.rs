@@ -164,7 +164,9 @@ impl TenantStore for PgStore {
         let Some((tenant, token)) = found else { return Ok(None) };
         let now = at(now);
         if token.last_used_at.is_none_or(|last| now - last >= RECORD_USE_EVERY) {
+            // Never back in time, when a request that started later recorded its use first.
             diesel::update(operator_tokens::table.find(token.id))
+                .filter(operator_tokens::last_used_at.is_null().or(operator_tokens::last_used_at.lt(now)))
                 .set(operator_tokens::last_used_at.eq(now))
                 .execute(&mut conn)
                 .await
@@ -255,6 +257,7 @@ impl TenantStore for PgStore {
         let now = at(now);
         if now - last_seen >= RECORD_USE_EVERY {
             diesel::update(console_sessions::table.find(&hash))
+                .filter(console_sessions::last_seen_at.lt(now))
                 .set(console_sessions::last_seen_at.eq(now))
                 .execute(&mut conn)
                 .await

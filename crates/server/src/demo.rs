@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use clickwrap_domain::apps::models::AppKeyOverlap;
 use clickwrap_domain::apps::service::NewApp;
 use clickwrap_domain::content::sanitize::sanitize;
 use clickwrap_domain::service::ClickwrapService;
@@ -540,7 +541,8 @@ async fn app_key(
         return Ok(key);
     }
     let admin = Admin::server(installation.tenant_id);
-    let key = service.regenerate_app_key(&admin, installation.app_id).await.map_err(failed)?;
+    let key =
+        service.regenerate_app_key(&admin, installation.app_id, AppKeyOverlap::NONE).await.map_err(failed)?.app_key;
     let sealed = service.seal_at_rest(key.expose().as_bytes(), &binding).map_err(failed)?;
     store.keep_demo_app_key(&sealed).await.map_err(failed)?;
     Ok(key.expose().to_owned())

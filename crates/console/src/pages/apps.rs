@@ -3,7 +3,7 @@
 
 use actix_web::HttpRequest;
 use actix_web::web::{Bytes, Data, Path};
-use clickwrap_domain::apps::models::{App, InvalidOrigins, Origin, parse_origins};
+use clickwrap_domain::apps::models::{App, AppKeyOverlap, InvalidOrigins, Origin, parse_origins};
 use clickwrap_domain::apps::service::{AppChanges, CreateAppError, NewApp, UpdateAppError};
 use clickwrap_domain::consent::queries::PageLimit;
 use clickwrap_domain::webhooks::history::{ListDeliveriesError, RedeliverError};
@@ -166,7 +166,10 @@ async fn rotate(state: &ConsoleState, request: &HttpRequest, path: &str, body: &
         return Ok(redirect_with(&format!("/console/apps/{id}"), false, "Tick the confirmation box to go ahead."));
     }
     let (what, secret) = match which {
-        AppSecret::AppKey => ("App Key", state.service.regenerate_app_key(&admin, id).await?.expose().to_owned()),
+        AppSecret::AppKey => {
+            let regenerated = state.service.regenerate_app_key(&admin, id, AppKeyOverlap::NONE).await?;
+            ("App Key", regenerated.app_key.expose().to_owned())
+        }
         AppSecret::WebhookSigningSecret => {
             ("webhook signing secret", state.service.rotate_webhook_secret(&admin, id).await?.expose().to_owned())
         }

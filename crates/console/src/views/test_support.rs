@@ -52,6 +52,7 @@ pub(crate) fn app(name: &str) -> App {
         webhook_enabled: true,
         allowed_origins: vec![Origin::parse("https://app.example.com").unwrap()],
         app_key_hash: SecretHash::of("app-key"),
+        previous_app_key: None,
         webhook_secret_sealed: Vec::new(),
         created_at: at("2026-01-02T03:04:05Z"),
         updated_at: at("2026-01-02T03:04:05Z"),

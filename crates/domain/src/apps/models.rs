@@ -1,5 +1,7 @@
 use std::fmt;
 
+use time::Duration;
+
 use crate::name::Name;
 use crate::secrets::SecretHash;
 use crate::webhooks::url::WebhookUrl;
@@ -18,6 +20,8 @@ pub struct App {
     /// Empty means any origin may use the public client routes.
     pub allowed_origins: Vec<Origin>,
     pub app_key_hash: SecretHash,
+    /// The App Key the last rotation replaced, while the overlap the operator chose lasts.
+    pub previous_app_key: Option<PreviousAppKey>,
     /// The webhook signing secret, sealed with a server key (it must be readable to sign).
     pub webhook_secret_sealed: Vec<u8>,
     pub created_at: Timestamp,
@@ -35,9 +39,55 @@ impl App {
         }
     }
 
+    /// Whether `key` opens this app at `now`: its App Key, or the one the last rotation replaced
+    /// until that one expires. Both hashes are compared in constant time, also for a malformed key.
+    pub fn accepts_app_key(&self, key: &str, now: Timestamp) -> bool {
+        let current = self.app_key_hash.matches(key);
+        let previous = self.previous_app_key.as_ref().is_some_and(|old| old.hash.matches(key) & (now < old.expires_at));
+        current | previous
+    }
+
     /// Additional authenticated data that binds a sealed secret to this app's row.
     pub fn secret_binding(&self) -> [u8; 16] {
-        *self.id.as_bytes()
+        secret_binding(self.id)
+    }
+}
+
+/// Additional authenticated data that binds a sealed secret to the row of app `id`.
+pub fn secret_binding(id: AppId) -> [u8; 16] {
+    *id.as_bytes()
+}
+
+/// A replaced App Key that still works until `expires_at`, so that backends can switch to the new
+/// one without downtime.
+#[derive(Debug, Clone, Copy)]
+pub struct PreviousAppKey {
+    pub hash: SecretHash,
+    pub expires_at: Timestamp,
+}
+
+/// The longest an App Key may keep working after it was replaced.
+pub const MAX_APP_KEY_OVERLAP: Duration = Duration::days(7);
+
+/// How long a replaced App Key keeps working: zero (it fails at once) to [`MAX_APP_KEY_OVERLAP`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AppKeyOverlap(Duration);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a whole number of seconds from 0 to {} (7 days)", MAX_APP_KEY_OVERLAP.whole_seconds())]
+pub struct InvalidAppKeyOverlap;
+
+impl AppKeyOverlap {
+    /// No overlap: the replaced key fails at once.
+    pub const NONE: Self = Self(Duration::ZERO);
+
+    pub fn from_secs(secs: i64) -> Result<Self, InvalidAppKeyOverlap> {
+        let overlap = Duration::seconds(secs);
+        if secs < 0 || overlap > MAX_APP_KEY_OVERLAP { Err(InvalidAppKeyOverlap) } else { Ok(Self(overlap)) }
+    }
+
+    pub fn duration(self) -> Duration {
+        self.0
     }
 }
 
@@ -104,6 +154,15 @@ impl fmt::Debug for Origin {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn app_key_overlaps_are_zero_to_seven_days() {
+        assert_eq!(AppKeyOverlap::from_secs(0), Ok(AppKeyOverlap::NONE));
+        assert_eq!(AppKeyOverlap::from_secs(604_800).map(AppKeyOverlap::duration), Ok(Duration::days(7)));
+        for bad in [-1, 604_801, i64::MAX, i64::MIN] {
+            assert_eq!(AppKeyOverlap::from_secs(bad), Err(InvalidAppKeyOverlap), "{bad}");
+        }
+    }
 
     #[test]
     fn origins_are_normalised_and_paths_refused() {

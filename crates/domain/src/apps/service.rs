@@ -1,14 +1,14 @@
 //! App use cases: create, read, change, regenerate the App Key, rotate the webhook signing secret.
 
-use super::models::{App, Origin};
+use super::models::{App, AppKeyOverlap, Origin, secret_binding};
 use crate::audit::models::{AuditAction, AuditEntry};
 use crate::name::Name;
-use crate::ports::{StorageError, WebhookTargetRejected};
+use crate::ports::{AppUpdate, StorageError, WebhookTargetRejected};
 use crate::secrets::{AppKey, OpenSecretError, WebhookSigningSecret};
 use crate::service::ClickwrapService;
 use crate::tenants::models::Admin;
 use crate::webhooks::url::WebhookUrl;
-use crate::{AppId, TenantId};
+use crate::{AppId, TenantId, Timestamp};
 
 /// What an operator sends to create an app, parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +34,14 @@ pub struct CreatedApp {
     pub app: App,
     pub app_key: AppKey,
     pub webhook_signing_secret: WebhookSigningSecret,
+}
+
+/// A regenerated App Key, shown this once, and when the key it replaced stops working.
+#[derive(Debug, Clone)]
+pub struct RegeneratedAppKey {
+    pub app_key: AppKey,
+    /// The moment of the rotation when there is no overlap.
+    pub old_key_expires_at: Timestamp,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -79,11 +87,12 @@ impl ClickwrapService {
             webhook_enabled: true,
             allowed_origins: new.allowed_origins,
             app_key_hash: app_key.hash(),
+            previous_app_key: None,
             webhook_secret_sealed: Vec::new(),
             created_at: now,
             updated_at: now,
         };
-        app.webhook_secret_sealed = self.seal_webhook_secret(&app, &secret)?;
+        app.webhook_secret_sealed = self.seal_at_rest(secret.expose().as_bytes(), &app.secret_binding())?;
         let audit = app_details(self.audit_entry(admin, AuditAction::AppCreated, app.id), &app);
         self.ports.apps.insert_app(&app, &audit).await?;
         Ok(CreatedApp { app, app_key, webhook_signing_secret: secret })
@@ -97,37 +106,39 @@ impl ClickwrapService {
         self.ports.apps.find_app(tenant, app_id).await
     }
 
+    /// Changes the settings given in `changes`, and only those.
     pub async fn update_app(&self, admin: &Admin, app_id: AppId, changes: AppChanges) -> Result<App, UpdateAppError> {
-        let mut app = self.ports.apps.find_app(admin.tenant_id(), app_id).await?.ok_or(UpdateAppError::NotFound)?;
-        if let Some(name) = changes.name {
-            app.name = name;
+        // Unknown apps are answered before the URL's host is looked up.
+        self.ports.apps.find_app(admin.tenant_id(), app_id).await?.ok_or(UpdateAppError::NotFound)?;
+        if let Some(Some(url)) = &changes.webhook_url {
+            self.ports.webhook_guard.vet(url).await?;
         }
-        if let Some(url) = changes.webhook_url {
-            if let Some(url) = &url {
-                self.ports.webhook_guard.vet(url).await?;
-            }
-            app.webhook_url = url;
-        }
-        if let Some(enabled) = changes.webhook_enabled {
-            app.webhook_enabled = enabled;
-        }
-        if let Some(origins) = changes.allowed_origins {
-            app.allowed_origins = origins;
-        }
-        app.updated_at = self.now();
-        let audit = app_details(self.audit_entry(admin, AuditAction::AppUpdated, app.id), &app);
-        self.store_app(app, &audit).await
+        let audit = changed_details(self.audit_entry(admin, AuditAction::AppUpdated, app_id), &changes);
+        self.write_app(admin, app_id, AppUpdate::Settings(changes), self.now(), &audit).await
     }
 
-    /// A new App Key; the old one stops working at once.
-    pub async fn regenerate_app_key(&self, admin: &Admin, app_id: AppId) -> Result<AppKey, UpdateAppError> {
-        let mut app = self.ports.apps.find_app(admin.tenant_id(), app_id).await?.ok_or(UpdateAppError::NotFound)?;
-        let key = AppKey::from_random(self.ports.random.bytes32());
-        app.app_key_hash = key.hash();
-        app.updated_at = self.now();
-        let audit = self.audit_entry(admin, AuditAction::AppKeyRegenerated, app.id);
-        self.store_app(app, &audit).await?;
-        Ok(key)
+    /// A new App Key. The old one keeps working for `overlap` (none: it fails at once), so that
+    /// backends can switch without downtime; a key replaced earlier stops now in any case.
+    pub async fn regenerate_app_key(
+        &self,
+        admin: &Admin,
+        app_id: AppId,
+        overlap: AppKeyOverlap,
+    ) -> Result<RegeneratedAppKey, UpdateAppError> {
+        let app_key = AppKey::from_random(self.ports.random.bytes32());
+        let now = self.now();
+        let old_key_expires_at = now.saturating_add(overlap.duration());
+        let overlap_secs = overlap.duration().whole_seconds();
+        let audit = self
+            .audit_entry(admin, AuditAction::AppKeyRegenerated, app_id)
+            .with("expireOldAfterSecs", overlap_secs.to_string())
+            .with("oldKeyExpiresAt", old_key_expires_at.to_rfc3339());
+        let update = AppUpdate::AppKey {
+            hash: app_key.hash(),
+            old_key_expires_at: (overlap_secs > 0).then_some(old_key_expires_at),
+        };
+        self.write_app(admin, app_id, update, now, &audit).await?;
+        Ok(RegeneratedAppKey { app_key, old_key_expires_at })
     }
 
     /// A new webhook signing secret; deliveries from now on are signed with it.
@@ -136,12 +147,10 @@ impl ClickwrapService {
         admin: &Admin,
         app_id: AppId,
     ) -> Result<WebhookSigningSecret, UpdateAppError> {
-        let mut app = self.ports.apps.find_app(admin.tenant_id(), app_id).await?.ok_or(UpdateAppError::NotFound)?;
         let secret = WebhookSigningSecret::from_random(self.ports.random.bytes32());
-        app.webhook_secret_sealed = self.seal_webhook_secret(&app, &secret)?;
-        app.updated_at = self.now();
-        let audit = self.audit_entry(admin, AuditAction::WebhookSigningSecretRotated, app.id);
-        self.store_app(app, &audit).await?;
+        let sealed = self.seal_at_rest(secret.expose().as_bytes(), &secret_binding(app_id))?;
+        let audit = self.audit_entry(admin, AuditAction::WebhookSigningSecretRotated, app_id);
+        self.write_app(admin, app_id, AppUpdate::WebhookSecret { sealed }, self.now(), &audit).await?;
         Ok(secret)
     }
 
@@ -152,21 +161,46 @@ impl ClickwrapService {
         WebhookSigningSecret::parse(&text).map_err(|_| WebhookSecretError::Malformed)
     }
 
-    async fn store_app(&self, app: App, audit: &AuditEntry) -> Result<App, UpdateAppError> {
-        if self.ports.apps.update_app(&app, audit).await? { Ok(app) } else { Err(UpdateAppError::NotFound) }
-    }
-
-    fn seal_webhook_secret(&self, app: &App, secret: &WebhookSigningSecret) -> Result<Vec<u8>, StorageError> {
-        self.seal_at_rest(secret.expose().as_bytes(), &app.secret_binding())
+    async fn write_app(
+        &self,
+        admin: &Admin,
+        app_id: AppId,
+        update: AppUpdate,
+        at: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<App, UpdateAppError> {
+        let stored = self.ports.apps.update_app(admin.tenant_id(), app_id, &update, at, audit).await?;
+        stored.ok_or(UpdateAppError::NotFound)
     }
 }
 
 /// The app's settings as an audit entry records them (never its secrets).
 fn app_details(entry: AuditEntry, app: &App) -> AuditEntry {
-    let origins: Vec<&str> = app.allowed_origins.iter().map(Origin::as_str).collect();
+    changed_details(
+        entry,
+        &AppChanges {
+            name: Some(app.name.clone()),
+            webhook_url: Some(app.webhook_url.clone()),
+            webhook_enabled: Some(app.webhook_enabled),
+            allowed_origins: Some(app.allowed_origins.clone()),
+        },
+    )
+}
+
+/// The settings a change sets, as an audit entry records them.
+fn changed_details(mut entry: AuditEntry, changes: &AppChanges) -> AuditEntry {
+    if let Some(name) = &changes.name {
+        entry = entry.with("name", name.as_str());
+    }
+    if let Some(url) = &changes.webhook_url {
+        entry = entry.with("webhookUrl", url.as_ref().map_or("", |u| u.as_str()));
+    }
+    if let Some(enabled) = changes.webhook_enabled {
+        entry = entry.with("webhookEnabled", enabled.to_string());
+    }
+    if let Some(origins) = &changes.allowed_origins {
+        let origins: Vec<&str> = origins.iter().map(Origin::as_str).collect();
+        entry = entry.with("allowedOrigins", origins.join(" "));
+    }
     entry
-        .with("name", app.name.as_str())
-        .with("webhookUrl", app.webhook_url.as_ref().map_or("", |u| u.as_str()))
-        .with("webhookEnabled", app.webhook_enabled.to_string())
-        .with("allowedOrigins", origins.join(" "))
 }

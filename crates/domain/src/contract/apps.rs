@@ -2,18 +2,24 @@
 
 use std::collections::BTreeSet;
 
-use super::Stores;
 use super::fixtures::{self, base_plus_secs};
-use crate::apps::models::App;
-use crate::{AppId, TenantId};
+use super::{Stores, Task, join_all};
+use crate::apps::models::{App, PreviousAppKey};
+use crate::apps::service::AppChanges;
+use crate::ports::AppUpdate;
+use crate::secrets::SecretHash;
+use crate::{AppId, TenantId, Timestamp};
 
 /// Runs every check of the app store.
 pub async fn app_store_contract(stores: &Stores<'_>) {
     insert_and_find_round_trip(stores).await;
     lookups_are_scoped_by_tenant(stores).await;
     list_apps_lists_only_the_tenants_apps(stores).await;
-    update_app_replaces_every_field(stores).await;
-    update_app_of_another_tenant_changes_nothing(stores).await;
+    settings_updates_write_only_the_given_settings(stores).await;
+    app_key_updates_keep_the_replaced_key_only_for_an_overlap(stores).await;
+    webhook_secret_updates_write_only_the_secret(stores).await;
+    update_app_of_another_tenant_or_unknown_app_changes_nothing(stores).await;
+    concurrent_updates_of_different_fields_all_stick(stores).await;
 }
 
 /// Panics unless `actual` holds every field of `expected`.
@@ -29,6 +35,11 @@ fn assert_same_app(actual: Option<&App>, expected: &App, context: &str) {
     assert_eq!(actual.allowed_origins, expected.allowed_origins, "apps: {context}: allowed_origins (in order)");
     assert_eq!(actual.app_key_hash.as_bytes(), expected.app_key_hash.as_bytes(), "apps: {context}: app_key_hash bytes");
     assert_eq!(
+        actual.previous_app_key.map(|old| (*old.hash.as_bytes(), old.expires_at)),
+        expected.previous_app_key.map(|old| (*old.hash.as_bytes(), old.expires_at)),
+        "apps: {context}: previous_app_key"
+    );
+    assert_eq!(
         actual.webhook_secret_sealed, expected.webhook_secret_sealed,
         "apps: {context}: webhook_secret_sealed bytes"
     );
@@ -39,7 +50,9 @@ fn assert_same_app(actual: Option<&App>, expected: &App, context: &str) {
 async fn insert_and_find_round_trip(stores: &Stores<'_>) {
     let (tenant, _) = fixtures::stored_tenant(stores).await;
 
-    let full = fixtures::app(tenant.id);
+    let mut full = fixtures::app(tenant.id);
+    full.previous_app_key =
+        Some(PreviousAppKey { hash: SecretHash::from_bytes(fixtures::random32()), expires_at: base_plus_secs(600) });
     stores.apps.insert_app(&full, &fixtures::audit(full.tenant_id)).await.unwrap();
     let by_id = stores.apps.app_by_id(full.id).await.unwrap();
     assert_same_app(by_id.as_ref(), &full, "app_by_id of an app with every field set");
@@ -119,66 +132,129 @@ async fn list_apps_lists_only_the_tenants_apps(stores: &Stores<'_>) {
     );
 }
 
-async fn update_app_replaces_every_field(stores: &Stores<'_>) {
+/// Writes `update` at `at` with an audit entry; the app as the store returned it.
+async fn update(stores: &Stores<'_>, app: &App, update: AppUpdate, at: Timestamp) -> Option<App> {
+    stores.apps.update_app(app.tenant_id, app.id, &update, at, &fixtures::audit(app.tenant_id)).await.unwrap()
+}
+
+/// Panics unless the store returned `expected` and `find_app` and `app_by_id` read it back.
+async fn assert_stored(stores: &Stores<'_>, returned: Option<App>, expected: &App, context: &str) {
+    assert_same_app(returned.as_ref(), expected, &format!("{context} (returned)"));
+    let found = stores.apps.find_app(expected.tenant_id, expected.id).await.unwrap();
+    assert_same_app(found.as_ref(), expected, &format!("{context} (find_app)"));
+    let by_id = stores.apps.app_by_id(expected.id).await.unwrap();
+    assert_same_app(by_id.as_ref(), expected, &format!("{context} (app_by_id)"));
+}
+
+async fn settings_updates_write_only_the_given_settings(stores: &Stores<'_>) {
     let (tenant, _) = fixtures::stored_tenant(stores).await;
     let app = fixtures::stored_app(stores, tenant.id).await;
     let neighbour = fixtures::stored_app(stores, tenant.id).await;
 
-    let mut changed = app.clone();
-    changed.name = fixtures::name("Renamed app");
-    changed.webhook_url = Some(fixtures::webhook_url("https://receiver.example.org:8443/hook"));
-    changed.webhook_enabled = false;
-    changed.allowed_origins = vec![
+    let origins = vec![
         fixtures::origin("https://b.example.com"),
         fixtures::origin("https://a.example.com"),
         fixtures::origin("http://127.0.0.1:8080"),
     ];
-    changed.app_key_hash = crate::secrets::SecretHash::from_bytes(fixtures::random32());
-    changed.webhook_secret_sealed = fixtures::random32().to_vec();
-    changed.updated_at = base_plus_secs(3600);
-    assert!(
-        stores.apps.update_app(&changed, &fixtures::audit(changed.tenant_id)).await.unwrap(),
-        "apps: update_app of an existing app returns true"
-    );
-    let found = stores.apps.find_app(tenant.id, app.id).await.unwrap();
-    assert_same_app(found.as_ref(), &changed, "find_app after update_app");
-    let by_id = stores.apps.app_by_id(app.id).await.unwrap();
-    assert_same_app(by_id.as_ref(), &changed, "app_by_id after update_app");
-    let found = stores.apps.find_app(tenant.id, neighbour.id).await.unwrap();
-    assert_same_app(found.as_ref(), &neighbour, "update_app leaves other apps alone");
+    let every = AppChanges {
+        name: Some(fixtures::name("Renamed app")),
+        webhook_url: Some(Some(fixtures::webhook_url("https://receiver.example.org:8443/hook"))),
+        webhook_enabled: Some(false),
+        allowed_origins: Some(origins.clone()),
+    };
+    let returned = update(stores, &app, AppUpdate::Settings(every), base_plus_secs(3600)).await;
+    let mut expected = app.clone();
+    expected.name = fixtures::name("Renamed app");
+    expected.webhook_url = Some(fixtures::webhook_url("https://receiver.example.org:8443/hook"));
+    expected.webhook_enabled = false;
+    expected.allowed_origins = origins;
+    expected.updated_at = base_plus_secs(3600);
+    assert_stored(stores, returned, &expected, "every setting changed, secrets kept").await;
 
     // Back to no webhook URL and no origins: clearing works too.
-    let mut cleared = changed.clone();
-    cleared.webhook_url = None;
-    cleared.allowed_origins = Vec::new();
-    cleared.updated_at = base_plus_secs(7200);
-    assert!(stores.apps.update_app(&cleared, &fixtures::audit(cleared.tenant_id)).await.unwrap());
-    let found = stores.apps.find_app(tenant.id, app.id).await.unwrap();
-    assert_same_app(found.as_ref(), &cleared, "update_app clearing the webhook URL and origins");
+    let clear = AppChanges { webhook_url: Some(None), allowed_origins: Some(Vec::new()), ..AppChanges::default() };
+    let returned = update(stores, &app, AppUpdate::Settings(clear), base_plus_secs(7200)).await;
+    expected.webhook_url = None;
+    expected.allowed_origins = Vec::new();
+    expected.updated_at = base_plus_secs(7200);
+    assert_stored(stores, returned, &expected, "webhook URL and origins cleared").await;
 
-    let unknown = fixtures::app(tenant.id);
-    assert!(
-        !stores.apps.update_app(&unknown, &fixtures::audit(unknown.tenant_id)).await.unwrap(),
-        "apps: update_app of an unknown app returns false"
-    );
-    assert!(
-        stores.apps.app_by_id(unknown.id).await.unwrap().is_none(),
-        "apps: update_app of an unknown app does not insert it"
-    );
+    // One setting alone leaves the others as they are.
+    let rename = AppChanges { name: Some(fixtures::name("Only the name")), ..AppChanges::default() };
+    let returned = update(stores, &app, AppUpdate::Settings(rename), base_plus_secs(7300)).await;
+    expected.name = fixtures::name("Only the name");
+    expected.updated_at = base_plus_secs(7300);
+    assert_stored(stores, returned, &expected, "only the name changed").await;
+
+    let found = stores.apps.find_app(tenant.id, neighbour.id).await.unwrap();
+    assert_same_app(found.as_ref(), &neighbour, "update_app leaves other apps alone");
 }
 
-async fn update_app_of_another_tenant_changes_nothing(stores: &Stores<'_>) {
+async fn app_key_updates_keep_the_replaced_key_only_for_an_overlap(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let app = fixtures::stored_app(stores, tenant.id).await;
+    let mut expected = app.clone();
+
+    // With an overlap, the key that was current is kept until then.
+    let second = SecretHash::from_bytes(fixtures::random32());
+    let keep = AppUpdate::AppKey { hash: second, old_key_expires_at: Some(base_plus_secs(900)) };
+    let returned = update(stores, &app, keep, base_plus_secs(60)).await;
+    expected.previous_app_key = Some(PreviousAppKey { hash: app.app_key_hash, expires_at: base_plus_secs(900) });
+    expected.app_key_hash = second;
+    expected.updated_at = base_plus_secs(60);
+    assert_stored(stores, returned, &expected, "App Key replaced with an overlap").await;
+
+    // Another overlap: the key just replaced is kept, the one kept before is gone.
+    let third = SecretHash::from_bytes(fixtures::random32());
+    let keep = AppUpdate::AppKey { hash: third, old_key_expires_at: Some(base_plus_secs(1200)) };
+    let returned = update(stores, &app, keep, base_plus_secs(120)).await;
+    expected.previous_app_key = Some(PreviousAppKey { hash: second, expires_at: base_plus_secs(1200) });
+    expected.app_key_hash = third;
+    expected.updated_at = base_plus_secs(120);
+    assert_stored(stores, returned, &expected, "App Key replaced again with an overlap").await;
+
+    // Without an overlap, no replaced key is kept at all.
+    let fourth = SecretHash::from_bytes(fixtures::random32());
+    let at_once = AppUpdate::AppKey { hash: fourth, old_key_expires_at: None };
+    let returned = update(stores, &app, at_once, base_plus_secs(180)).await;
+    expected.previous_app_key = None;
+    expected.app_key_hash = fourth;
+    expected.updated_at = base_plus_secs(180);
+    assert_stored(stores, returned, &expected, "App Key replaced without an overlap").await;
+}
+
+async fn webhook_secret_updates_write_only_the_secret(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let app = fixtures::stored_app(stores, tenant.id).await;
+    let sealed = fixtures::random32().to_vec();
+    let returned = update(stores, &app, AppUpdate::WebhookSecret { sealed: sealed.clone() }, base_plus_secs(30)).await;
+    let expected = App { webhook_secret_sealed: sealed, updated_at: base_plus_secs(30), ..app.clone() };
+    assert_stored(stores, returned, &expected, "webhook secret replaced").await;
+}
+
+async fn update_app_of_another_tenant_or_unknown_app_changes_nothing(stores: &Stores<'_>) {
     let (owner, _) = fixtures::stored_tenant(stores).await;
     let (intruder, _) = fixtures::stored_tenant(stores).await;
     let app = fixtures::stored_app(stores, owner.id).await;
 
-    let mut hijack = fixtures::app(intruder.id);
-    hijack.id = app.id;
-    hijack.webhook_url = Some(fixtures::webhook_url("https://evil.example.net/steal"));
-    assert!(
-        !stores.apps.update_app(&hijack, &fixtures::audit(hijack.tenant_id)).await.unwrap(),
-        "apps: update_app naming another tenant's app returns false"
-    );
+    let hijack = AppChanges {
+        webhook_url: Some(Some(fixtures::webhook_url("https://evil.example.net/steal"))),
+        ..AppChanges::default()
+    };
+    let updates = [
+        AppUpdate::Settings(hijack),
+        AppUpdate::AppKey { hash: SecretHash::from_bytes(fixtures::random32()), old_key_expires_at: None },
+        AppUpdate::WebhookSecret { sealed: vec![1, 2, 3] },
+    ];
+    for change in &updates {
+        let audit = fixtures::audit(intruder.id);
+        let returned = stores.apps.update_app(intruder.id, app.id, change, base_plus_secs(5), &audit).await.unwrap();
+        assert!(returned.is_none(), "apps: update_app naming another tenant's app returns None: {change:?}");
+        let unknown = AppId::from_uuid(fixtures::uuid());
+        let returned = stores.apps.update_app(owner.id, unknown, change, base_plus_secs(5), &audit).await.unwrap();
+        assert!(returned.is_none(), "apps: update_app of an unknown app returns None: {change:?}");
+        assert!(stores.apps.app_by_id(unknown).await.unwrap().is_none(), "apps: update_app inserts nothing");
+    }
     let found = stores.apps.app_by_id(app.id).await.unwrap();
     assert_same_app(found.as_ref(), &app, "update_app naming another tenant's app changes nothing");
     assert!(
@@ -186,4 +262,36 @@ async fn update_app_of_another_tenant_changes_nothing(stores: &Stores<'_>) {
         "apps: the app did not move to the other tenant"
     );
     assert!(stores.apps.list_apps(intruder.id).await.unwrap().is_empty(), "apps: the other tenant still has no apps");
+}
+
+/// A new App Key, a rename and a new webhook secret written at the same moment (on separate
+/// connections, for a database) all stick: none writes back a copy of what another replaced.
+async fn concurrent_updates_of_different_fields_all_stick(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let app = fixtures::stored_app(stores, tenant.id).await;
+    for round in 0..20 {
+        let key = SecretHash::from_bytes(fixtures::random32());
+        let name = fixtures::name(&format!("Round {round}"));
+        let sealed = fixtures::random32().to_vec();
+        let updates = [
+            AppUpdate::AppKey { hash: key, old_key_expires_at: None },
+            AppUpdate::Settings(AppChanges { name: Some(name.clone()), ..AppChanges::default() }),
+            AppUpdate::WebhookSecret { sealed: sealed.clone() },
+        ];
+        let audits = updates.each_ref().map(|_| fixtures::audit(tenant.id));
+        let tasks = updates
+            .iter()
+            .zip(&audits)
+            .map(|(change, audit)| -> Task<'_, _> {
+                Box::pin(stores.apps.update_app(tenant.id, app.id, change, base_plus_secs(round), audit))
+            })
+            .collect();
+        for result in join_all(tasks).await {
+            assert!(result.unwrap().is_some(), "apps: round {round}: every concurrent update found the app");
+        }
+        let stored = stores.apps.find_app(tenant.id, app.id).await.unwrap().unwrap();
+        assert_eq!(stored.app_key_hash.as_bytes(), key.as_bytes(), "apps: round {round}: the new App Key stuck");
+        assert_eq!(stored.name, name, "apps: round {round}: the rename stuck");
+        assert_eq!(stored.webhook_secret_sealed, sealed, "apps: round {round}: the new webhook secret stuck");
+    }
 }

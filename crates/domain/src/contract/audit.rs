@@ -5,7 +5,9 @@ use time::Duration;
 
 use super::Stores;
 use super::fixtures::{self, base_time};
+use crate::apps::service::AppChanges;
 use crate::audit::models::{AuditAction, AuditEntry, AuditPosition};
+use crate::ports::{AppUpdate, TemplateUpdate};
 use crate::{AppId, TenantId};
 
 /// Runs every check of the audit log.
@@ -48,16 +50,15 @@ async fn a_write_that_changes_nothing_logs_nothing(stores: &Stores<'_>) {
     let (tenant, _) = fixtures::stored_tenant(stores).await;
     let (other, _) = fixtures::stored_tenant(stores).await;
     let app = fixtures::stored_app(stores, other.id).await;
-    let mut hijack = app.clone();
-    hijack.tenant_id = tenant.id;
-    hijack.name = fixtures::name("hijacked");
+    let rename = AppUpdate::Settings(AppChanges { name: Some(fixtures::name("hijacked")), ..AppChanges::default() });
     let audit = fixtures::audit(tenant.id);
-    assert!(!stores.apps.update_app(&hijack, &audit).await.unwrap());
-    let mut unknown = fixtures::app(tenant.id);
-    unknown.id = AppId::from_uuid(fixtures::uuid());
-    assert!(!stores.apps.update_app(&unknown, &fixtures::audit(tenant.id)).await.unwrap());
+    let at = base_time();
+    assert!(stores.apps.update_app(tenant.id, app.id, &rename, at, &audit).await.unwrap().is_none());
+    let unknown = AppId::from_uuid(fixtures::uuid());
+    assert!(stores.apps.update_app(tenant.id, unknown, &rename, at, &audit).await.unwrap().is_none());
     let template = fixtures::template(tenant.id, &[]);
-    assert!(!stores.templates.update_template(&template, &fixtures::audit(tenant.id)).await.unwrap());
+    let enable = TemplateUpdate::Enabled(true);
+    assert!(stores.templates.update_template(tenant.id, template.id, &enable, at, &audit).await.unwrap().is_none());
     let logged = stores.audit.list_audit_entries(tenant.id, None, 10).await.unwrap();
     assert!(logged.is_empty(), "audit: updates that found nothing wrote no entry, got {logged:?}");
 }

@@ -148,6 +148,7 @@ pub fn app(tenant: TenantId) -> App {
         webhook_enabled: true,
         allowed_origins: vec![origin("https://shop.example.com"), origin("http://localhost:3000")],
         app_key_hash: SecretHash::from_bytes(random32()),
+        previous_app_key: None,
         webhook_secret_sealed: sealed,
         created_at: base_time(),
         updated_at: base_plus_secs(1),

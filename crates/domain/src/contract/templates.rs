@@ -2,21 +2,23 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::Stores;
 use super::fixtures::{self, base_plus_secs, base_time};
-use crate::ports::InsertVersionError;
+use super::{Stores, Task, join_all};
+use crate::ports::{InsertVersionError, TemplateUpdate};
 use crate::templates::customizations::{Customizations, TextOverrides};
 use crate::templates::models::Template;
+use crate::templates::service::TemplateChanges;
 use crate::templates::versioning::VersionNumber;
-use crate::{Language, TemplateId, TenantId};
+use crate::{Language, TemplateId, TenantId, Timestamp};
 
 /// Runs every check of the template store.
 pub async fn template_store_contract(stores: &Stores<'_>) {
     insert_and_find_round_trip(stores).await;
     versions_are_appended_in_publish_order(stores).await;
     duplicate_version_number_conflicts(stores).await;
-    update_template_saves_everything_but_versions(stores).await;
+    update_template_writes_only_the_given_change(stores).await;
     update_template_of_another_tenant_changes_nothing(stores).await;
+    concurrent_updates_of_different_fields_all_stick(stores).await;
     lookups_and_lists_are_scoped_by_tenant(stores).await;
 }
 
@@ -144,60 +146,93 @@ async fn duplicate_version_number_conflicts(stores: &Stores<'_>) {
     );
 }
 
-async fn update_template_saves_everything_but_versions(stores: &Stores<'_>) {
+/// Writes `update` at `at` with an audit entry; the template as the store returned it.
+async fn update(stores: &Stores<'_>, template: &Template, update: TemplateUpdate, at: Timestamp) -> Option<Template> {
+    let audit = fixtures::audit(template.tenant_id);
+    stores.templates.update_template(template.tenant_id, template.id, &update, at, &audit).await.unwrap()
+}
+
+async fn update_template_writes_only_the_given_change(stores: &Stores<'_>) {
     let (tenant, _) = fixtures::stored_tenant(stores).await;
     let first_app = fixtures::stored_app(stores, tenant.id).await;
     let second_app = fixtures::stored_app(stores, tenant.id).await;
     let third_app = fixtures::stored_app(stores, tenant.id).await;
-    let mut template = fixtures::template(tenant.id, &[first_app.id, second_app.id]);
-    stores.templates.insert_template(&template, &fixtures::audit(template.tenant_id)).await.unwrap();
+    let mut expected = fixtures::template(tenant.id, &[first_app.id, second_app.id]);
+    stores.templates.insert_template(&expected, &fixtures::audit(expected.tenant_id)).await.unwrap();
     let published = fixtures::version(1, 0, base_time());
-    stores.templates.insert_version(tenant.id, template.id, &published, &fixtures::audit(tenant.id)).await.unwrap();
-    template.versions.push(published.clone());
+    stores.templates.insert_version(tenant.id, expected.id, &published, &fixtures::audit(tenant.id)).await.unwrap();
+    expected.versions.push(published.clone());
     let neighbour = fixtures::stored_template(stores, tenant.id, &[(1, 0)]).await;
 
-    let mut changed = template.clone();
-    changed.name = fixtures::name("Privacy Policy");
-    changed.tags = BTreeSet::from([fixtures::tag("privacy"), fixtures::tag("v2")]);
-    changed.default_language = Language::French;
-    changed.draft = BTreeMap::from([
+    let customizations = Customizations {
+        texts: BTreeMap::from([(
+            Language::French,
+            TextOverrides { accept_button: Some("J'accepte".to_owned()), ..TextOverrides::default() },
+        )]),
+        ..Customizations::default()
+    };
+    let draft = BTreeMap::from([
         (Language::French, fixtures::html("<p>Conditions générales</p>")),
         (Language::Spanish, fixtures::html("<p>Términos</p>")),
     ]);
-    changed.customizations = Customizations::default();
-    changed.customizations.texts = BTreeMap::from([(
-        Language::French,
-        TextOverrides { accept_button: Some("J'accepte".to_owned()), ..TextOverrides::default() },
-    )]);
-    changed.always_require_acceptance = true;
-    changed.enabled = true;
-    changed.app_ids = BTreeSet::from([second_app.id, third_app.id]);
-    changed.updated_at = base_plus_secs(600);
-    // Whatever versions the passed template carries, the stored ones stay.
-    changed.versions = vec![fixtures::version(1, 0, base_plus_secs(5)), fixtures::version(9, 9, base_plus_secs(9))];
-    assert!(
-        stores.templates.update_template(&changed, &fixtures::audit(changed.tenant_id)).await.unwrap(),
-        "templates: update_template of an existing template returns true"
-    );
-    let expected = Template { versions: template.versions.clone(), ..changed.clone() };
-    assert_eq!(
-        find(stores, tenant.id, template.id).await.as_ref(),
-        Some(&expected),
-        "templates: update_template saves every field but never changes the versions"
-    );
+    let tags = BTreeSet::from([fixtures::tag("privacy"), fixtures::tag("v2")]);
+    let settings = TemplateChanges {
+        name: Some(fixtures::name("Privacy Policy")),
+        tags: Some(tags.clone()),
+        default_language: Some(Language::French),
+        always_require_acceptance: Some(true),
+    };
+    let changes = [
+        TemplateUpdate::Settings(settings),
+        TemplateUpdate::Draft(draft),
+        TemplateUpdate::Customizations(customizations),
+        TemplateUpdate::Apps(BTreeSet::from([second_app.id, third_app.id])),
+        TemplateUpdate::Enabled(true),
+    ];
+    for (secs, change) in (600..).zip(changes) {
+        match &change {
+            TemplateUpdate::Settings(_) => {
+                expected.name = fixtures::name("Privacy Policy");
+                expected.tags = tags.clone();
+                expected.default_language = Language::French;
+                expected.always_require_acceptance = true;
+            }
+            TemplateUpdate::Draft(content) => expected.draft = content.clone(),
+            TemplateUpdate::Customizations(c) => expected.customizations = c.clone(),
+            TemplateUpdate::Apps(ids) => expected.app_ids = ids.clone(),
+            TemplateUpdate::Enabled(enabled) => expected.enabled = *enabled,
+        }
+        expected.updated_at = base_plus_secs(secs);
+        let returned = update(stores, &expected, change.clone(), base_plus_secs(secs)).await;
+        assert_eq!(
+            returned.as_ref(),
+            Some(&expected),
+            "templates: update_template returns the stored template: {change:?}"
+        );
+        assert_eq!(
+            find(stores, tenant.id, expected.id).await.as_ref(),
+            Some(&expected),
+            "templates: update_template writes exactly its change and keeps the versions: {change:?}"
+        );
+    }
 
     // Dropping every link, tag and draft language works too.
-    let mut cleared = changed.clone();
-    cleared.app_ids = BTreeSet::new();
-    cleared.tags = BTreeSet::new();
-    cleared.draft = BTreeMap::new();
-    cleared.versions = Vec::new();
-    assert!(stores.templates.update_template(&cleared, &fixtures::audit(cleared.tenant_id)).await.unwrap());
+    let clear_tags = TemplateChanges { tags: Some(BTreeSet::new()), ..TemplateChanges::default() };
+    for change in [
+        TemplateUpdate::Apps(BTreeSet::new()),
+        TemplateUpdate::Settings(clear_tags),
+        TemplateUpdate::Draft(BTreeMap::new()),
+    ] {
+        update(stores, &expected, change, base_plus_secs(700)).await;
+    }
+    expected.app_ids = BTreeSet::new();
+    expected.tags = BTreeSet::new();
+    expected.draft = BTreeMap::new();
+    expected.updated_at = base_plus_secs(700);
     assert_eq!(
-        find(stores, tenant.id, template.id).await,
-        Some(Template { versions: template.versions.clone(), ..cleared }),
-        "templates: update_template clears links, tags and draft; an empty versions list \
-         removes no version"
+        find(stores, tenant.id, expected.id).await,
+        Some(expected.clone()),
+        "templates: update_template clears links, tags and draft"
     );
     assert_eq!(
         find(stores, tenant.id, neighbour.id).await.as_ref(),
@@ -206,9 +241,10 @@ async fn update_template_saves_everything_but_versions(stores: &Stores<'_>) {
     );
 
     let unknown = fixtures::template(tenant.id, &[]);
-    assert!(
-        !stores.templates.update_template(&unknown, &fixtures::audit(unknown.tenant_id)).await.unwrap(),
-        "templates: update_template of an unknown template returns false"
+    assert_eq!(
+        update(stores, &unknown, TemplateUpdate::Enabled(true), base_plus_secs(800)).await,
+        None,
+        "templates: update_template of an unknown template returns None"
     );
     assert_eq!(
         find(stores, tenant.id, unknown.id).await,
@@ -222,12 +258,15 @@ async fn update_template_of_another_tenant_changes_nothing(stores: &Stores<'_>) 
     let (intruder, _) = fixtures::stored_tenant(stores).await;
     let template = fixtures::stored_template(stores, owner.id, &[(1, 0)]).await;
 
-    let mut hijack = fixtures::template(intruder.id, &[]);
-    hijack.id = template.id;
-    hijack.name = fixtures::name("Hijacked");
-    assert!(
-        !stores.templates.update_template(&hijack, &fixtures::audit(hijack.tenant_id)).await.unwrap(),
-        "templates: update_template naming another tenant's template returns false"
+    let hijack = TemplateUpdate::Settings(TemplateChanges {
+        name: Some(fixtures::name("Hijacked")),
+        ..TemplateChanges::default()
+    });
+    let audit = fixtures::audit(intruder.id);
+    assert_eq!(
+        stores.templates.update_template(intruder.id, template.id, &hijack, base_plus_secs(5), &audit).await.unwrap(),
+        None,
+        "templates: update_template naming another tenant's template returns None"
     );
     assert_eq!(
         find(stores, owner.id, template.id).await.as_ref(),
@@ -239,6 +278,49 @@ async fn update_template_of_another_tenant_changes_nothing(stores: &Stores<'_>) 
         None,
         "templates: the template did not move to the other tenant"
     );
+}
+
+/// Changes of different fields written at the same moment (on separate connections, for a
+/// database) all stick, and concurrent link changes leave exactly one of the sets.
+async fn concurrent_updates_of_different_fields_all_stick(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let first_app = fixtures::stored_app(stores, tenant.id).await;
+    let second_app = fixtures::stored_app(stores, tenant.id).await;
+    let template = fixtures::stored_template(stores, tenant.id, &[(1, 0)]).await;
+    let first = BTreeSet::from([first_app.id]);
+    let second = BTreeSet::from([second_app.id]);
+    for round in 0..10 {
+        let name = fixtures::name(&format!("Round {round}"));
+        let draft = fixtures::content(&format!("round {round}"));
+        let updates = [
+            TemplateUpdate::Settings(TemplateChanges { name: Some(name.clone()), ..TemplateChanges::default() }),
+            TemplateUpdate::Draft(draft.clone()),
+            TemplateUpdate::Enabled(round % 2 == 0),
+            TemplateUpdate::Apps(first.clone()),
+            TemplateUpdate::Apps(second.clone()),
+        ];
+        let audits = updates.each_ref().map(|_| fixtures::audit(tenant.id));
+        let tasks = updates
+            .iter()
+            .zip(&audits)
+            .map(|(change, audit)| -> Task<'_, _> {
+                Box::pin(stores.templates.update_template(tenant.id, template.id, change, base_plus_secs(round), audit))
+            })
+            .collect();
+        for result in join_all(tasks).await {
+            assert!(result.unwrap().is_some(), "templates: round {round}: every concurrent update found the template");
+        }
+        let stored = find(stores, tenant.id, template.id).await.unwrap();
+        assert_eq!(stored.name, name, "templates: round {round}: the rename stuck");
+        assert_eq!(stored.draft, draft, "templates: round {round}: the draft stuck");
+        assert_eq!(stored.enabled, round % 2 == 0, "templates: round {round}: the enabled flag stuck");
+        assert!(
+            stored.app_ids == first || stored.app_ids == second,
+            "templates: round {round}: links are one of the sets written, not a mix: {:?}",
+            stored.app_ids
+        );
+        assert_eq!(stored.versions, template.versions, "templates: round {round}: versions untouched");
+    }
 }
 
 async fn lookups_and_lists_are_scoped_by_tenant(stores: &Stores<'_>) {

@@ -3,7 +3,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use async_trait::async_trait;
 
-use crate::apps::models::App;
+use crate::apps::models::{App, PreviousAppKey};
 use crate::audit::models::{AuditEntry, AuditPosition};
 use crate::consent::acceptance::{ConsentSnapshot, EventSummary};
 use crate::consent::cursor::EventPosition;
@@ -15,9 +15,9 @@ use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::{QuotaPeriod, quota_allows};
 use crate::limits::rate::RateLimitKey;
 use crate::ports::{
-    AppStore, AuditLogStore, CommitVerificationError, DailyCount, EventStore, InsertVersionError, KeyStore,
+    AppStore, AppUpdate, AuditLogStore, CommitVerificationError, DailyCount, EventStore, InsertVersionError, KeyStore,
     LedgerStore, RateLimitStore, StorageError, StoredCertificate, StoredLeaf, StoredLedgerKey, StoredServerKey,
-    TemplateStore, TenantStore, TreeHeadSigner, VerificationRecord,
+    TemplateStore, TemplateUpdate, TenantStore, TreeHeadSigner, VerificationRecord,
 };
 use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
@@ -265,16 +265,42 @@ impl AppStore for MemoryStore {
         Ok(apps)
     }
 
-    async fn update_app(&self, app: &App, audit: &AuditEntry) -> Result<bool, StorageError> {
+    async fn update_app(
+        &self,
+        tenant: TenantId,
+        id: AppId,
+        update: &AppUpdate,
+        at: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<Option<App>, StorageError> {
         let mut state = self.state();
-        match state.apps.get_mut(&app.id).filter(|a| a.tenant_id == app.tenant_id) {
-            Some(stored) => {
-                *stored = app.clone();
-                state.audit_log.push(audit.clone());
-                Ok(true)
+        let Some(app) = state.apps.get_mut(&id).filter(|a| a.tenant_id == tenant) else { return Ok(None) };
+        match update {
+            AppUpdate::Settings(changes) => {
+                if let Some(name) = &changes.name {
+                    app.name = name.clone();
+                }
+                if let Some(url) = &changes.webhook_url {
+                    app.webhook_url = url.clone();
+                }
+                if let Some(enabled) = changes.webhook_enabled {
+                    app.webhook_enabled = enabled;
+                }
+                if let Some(origins) = &changes.allowed_origins {
+                    app.allowed_origins = origins.clone();
+                }
             }
-            None => Ok(false),
+            AppUpdate::AppKey { hash, old_key_expires_at } => {
+                app.previous_app_key =
+                    old_key_expires_at.map(|expires_at| PreviousAppKey { hash: app.app_key_hash, expires_at });
+                app.app_key_hash = *hash;
+            }
+            AppUpdate::WebhookSecret { sealed } => app.webhook_secret_sealed = sealed.clone(),
         }
+        app.updated_at = at;
+        let stored = app.clone();
+        state.audit_log.push(audit.clone());
+        Ok(Some(stored))
     }
 }
 
@@ -298,18 +324,40 @@ impl TemplateStore for MemoryStore {
         Ok(templates)
     }
 
-    async fn update_template(&self, template: &Template, audit: &AuditEntry) -> Result<bool, StorageError> {
+    async fn update_template(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        update: &TemplateUpdate,
+        at: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<Option<Template>, StorageError> {
         let mut state = self.state();
-        match state.templates.get_mut(&template.id).filter(|t| t.tenant_id == template.tenant_id) {
-            Some(stored) => {
-                // Versions are append-only: they are never replaced through an update.
-                let versions = std::mem::take(&mut stored.versions);
-                *stored = Template { versions, ..template.clone() };
-                state.audit_log.push(audit.clone());
-                Ok(true)
+        let Some(template) = state.templates.get_mut(&id).filter(|t| t.tenant_id == tenant) else { return Ok(None) };
+        match update {
+            TemplateUpdate::Settings(changes) => {
+                if let Some(name) = &changes.name {
+                    template.name = name.clone();
+                }
+                if let Some(tags) = &changes.tags {
+                    template.tags = tags.clone();
+                }
+                if let Some(language) = changes.default_language {
+                    template.default_language = language;
+                }
+                if let Some(always) = changes.always_require_acceptance {
+                    template.always_require_acceptance = always;
+                }
             }
-            None => Ok(false),
+            TemplateUpdate::Draft(content) => template.draft = content.clone(),
+            TemplateUpdate::Customizations(customizations) => template.customizations = customizations.clone(),
+            TemplateUpdate::Apps(app_ids) => template.app_ids = app_ids.clone(),
+            TemplateUpdate::Enabled(enabled) => template.enabled = *enabled,
         }
+        template.updated_at = at;
+        let stored = template.clone();
+        state.audit_log.push(audit.clone());
+        Ok(Some(stored))
     }
 
     async fn insert_version(

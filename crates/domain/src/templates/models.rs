@@ -137,18 +137,9 @@ impl Template {
         })
     }
 
-    pub fn enable(&mut self, now: Timestamp) -> Result<(), NoVersionToEnable> {
-        if self.versions.is_empty() {
-            return Err(NoVersionToEnable);
-        }
-        self.enabled = true;
-        self.updated_at = now;
-        Ok(())
-    }
-
-    pub fn disable(&mut self, now: Timestamp) {
-        self.enabled = false;
-        self.updated_at = now;
+    /// A template can be enabled once it has a version.
+    pub fn check_can_enable(&self) -> Result<(), NoVersionToEnable> {
+        if self.versions.is_empty() { Err(NoVersionToEnable) } else { Ok(()) }
     }
 
     /// Whether it carries every one of `wanted`.

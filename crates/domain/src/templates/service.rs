@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 use super::customizations::Customizations;
 use super::models::{LocalizedContent, NoVersionToEnable, PublishError, Template, TemplateVersion};
 use super::versioning::VersionKind;
-use crate::audit::models::AuditAction;
+use crate::audit::models::{AuditAction, AuditEntry};
 use crate::name::Name;
-use crate::ports::{InsertVersionError, StorageError};
+use crate::ports::{InsertVersionError, StorageError, TemplateUpdate};
 use crate::service::ClickwrapService;
 use crate::tenants::models::Admin;
 use crate::{AppId, Language, Tag, TemplateId, TenantId, Timestamp};
@@ -108,21 +108,8 @@ impl ClickwrapService {
         id: TemplateId,
         changes: TemplateChanges,
     ) -> Result<Template, TemplateError> {
-        self.change_template(admin, id, AuditAction::TemplateUpdated, |template| {
-            if let Some(name) = changes.name {
-                template.name = name;
-            }
-            if let Some(tags) = changes.tags {
-                template.tags = tags;
-            }
-            if let Some(language) = changes.default_language {
-                template.default_language = language;
-            }
-            if let Some(always) = changes.always_require_acceptance {
-                template.always_require_acceptance = always;
-            }
-        })
-        .await
+        let audit = self.audit_entry(admin, AuditAction::TemplateUpdated, id);
+        self.change_template(admin, id, TemplateUpdate::Settings(changes), audit).await
     }
 
     /// Replaces the draft. Published versions are untouched.
@@ -132,7 +119,8 @@ impl ClickwrapService {
         id: TemplateId,
         content: LocalizedContent,
     ) -> Result<Template, TemplateError> {
-        self.change_template(admin, id, AuditAction::TemplateDraftSaved, |template| template.draft = content).await
+        let audit = self.audit_entry(admin, AuditAction::TemplateDraftSaved, id);
+        self.change_template(admin, id, TemplateUpdate::Draft(content), audit).await
     }
 
     pub async fn set_customizations(
@@ -141,10 +129,8 @@ impl ClickwrapService {
         id: TemplateId,
         customizations: Customizations,
     ) -> Result<Template, TemplateError> {
-        self.change_template(admin, id, AuditAction::TemplateCustomizationsSet, |template| {
-            template.customizations = customizations
-        })
-        .await
+        let audit = self.audit_entry(admin, AuditAction::TemplateCustomizationsSet, id);
+        self.change_template(admin, id, TemplateUpdate::Customizations(customizations), audit).await
     }
 
     /// Links the template to these apps only; an empty set makes it available to every app.
@@ -155,7 +141,8 @@ impl ClickwrapService {
         app_ids: BTreeSet<AppId>,
     ) -> Result<Template, TemplateError> {
         self.check_apps_of_tenant(admin.tenant_id(), &app_ids).await?;
-        self.change_template(admin, id, AuditAction::TemplateAppsSet, |template| template.app_ids = app_ids).await
+        let audit = self.audit_entry(admin, AuditAction::TemplateAppsSet, id);
+        self.change_template(admin, id, TemplateUpdate::Apps(app_ids), audit).await
     }
 
     /// Publishes the draft as the next version; its content is locked from then on.
@@ -184,38 +171,31 @@ impl ClickwrapService {
     }
 
     pub async fn enable_template(&self, admin: &Admin, id: TemplateId) -> Result<Template, EnableTemplateError> {
-        let mut template =
-            self.ports.templates.find_template(admin.tenant_id(), id).await?.ok_or(EnableTemplateError::NotFound)?;
-        template.enable(self.now())?;
+        let tenant = admin.tenant_id();
+        let template = self.ports.templates.find_template(tenant, id).await?.ok_or(EnableTemplateError::NotFound)?;
+        // Versions are never removed, so one that exists now still exists when the flag is written.
+        template.check_can_enable()?;
         let audit = self.audit_entry(admin, AuditAction::TemplateEnabled, id);
-        if self.ports.templates.update_template(&template, &audit).await? {
-            Ok(template)
-        } else {
-            Err(EnableTemplateError::NotFound)
-        }
+        let enable = TemplateUpdate::Enabled(true);
+        let stored = self.ports.templates.update_template(tenant, id, &enable, self.now(), &audit).await?;
+        stored.ok_or(EnableTemplateError::NotFound)
     }
 
     pub async fn disable_template(&self, admin: &Admin, id: TemplateId) -> Result<Template, TemplateError> {
-        let now = self.now();
-        self.change_template(admin, id, AuditAction::TemplateDisabled, |template| template.disable(now)).await
+        let audit = self.audit_entry(admin, AuditAction::TemplateDisabled, id);
+        self.change_template(admin, id, TemplateUpdate::Enabled(false), audit).await
     }
 
+    /// Writes one change (only that one: see [`TemplateUpdate`]).
     async fn change_template(
         &self,
         admin: &Admin,
         id: TemplateId,
-        action: AuditAction,
-        change: impl FnOnce(&mut Template),
+        update: TemplateUpdate,
+        audit: AuditEntry,
     ) -> Result<Template, TemplateError> {
-        let mut template = self.get_template(admin.tenant_id(), id).await?;
-        change(&mut template);
-        template.updated_at = self.now();
-        let audit = self.audit_entry(admin, action, id);
-        if self.ports.templates.update_template(&template, &audit).await? {
-            Ok(template)
-        } else {
-            Err(TemplateError::NotFound)
-        }
+        let stored = self.ports.templates.update_template(admin.tenant_id(), id, &update, self.now(), &audit).await?;
+        stored.ok_or(TemplateError::NotFound)
     }
 
     async fn check_apps_of_tenant(&self, tenant: TenantId, app_ids: &BTreeSet<AppId>) -> Result<(), TemplateError> {

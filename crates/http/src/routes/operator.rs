@@ -88,6 +88,16 @@ fn extracted<T>(value: Extracted<T>) -> ApiResult<T> {
     })
 }
 
+/// A body that may be left out: an empty one is `T::default()`, whatever its `Content-Type`.
+fn optional_body<T: Default>(request: &HttpRequest, extracted: Body<T>) -> ApiResult<T> {
+    let length = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
+    let empty = length.is_none_or(|l| l.trim() == "0") && !request.headers().contains_key(header::TRANSFER_ENCODING);
+    match extracted {
+        Err(_) if empty => Ok(T::default()),
+        extracted => body(extracted),
+    }
+}
+
 fn app_id(text: &str) -> ApiResult<AppId> {
     AppId::parse(text).map_err(|e| ApiError::invalid_field("appId", e))
 }
@@ -171,14 +181,19 @@ async fn update_app(
     Ok(ok(&wire::operator::app(&app)))
 }
 
-/// `POST /apps/{appId}/app-key`: a new App Key; the old one fails from now on.
+/// `POST /apps/{appId}/app-key`: a new App Key; the old one fails from now on, or after the
+/// overlap the optional body asks for (`expireOldAfterSecs`).
 async fn regenerate_app_key(
     state: web::Data<ApiState>,
     AdminOperator(admin): AdminOperator,
+    request: HttpRequest,
     path: web::Path<String>,
+    overlap: Body<wire::operator::RegenerateAppKeyBody>,
 ) -> ApiResult<HttpResponse> {
-    let key = state.service.regenerate_app_key(&admin, app_id(&path)?).await?;
-    Ok(secret(StatusCode::OK, &serde_json::json!({ "appKey": key.expose() })))
+    let id = app_id(&path)?;
+    let overlap = optional_body(&request, overlap)?.try_into_domain()?;
+    let regenerated = state.service.regenerate_app_key(&admin, id, overlap).await?;
+    Ok(secret(StatusCode::OK, &wire::operator::regenerated_app_key(&regenerated)))
 }
 
 /// `POST /apps/{appId}/webhook-signing-secret`: deliveries from now on are signed with the new one.

@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use clickwrap_domain::apps::models::{App, InvalidOrigins, Origin, parse_origins};
-use clickwrap_domain::apps::service::{AppChanges, CreatedApp, NewApp};
+use clickwrap_domain::apps::models::{App, AppKeyOverlap, InvalidAppKeyOverlap, InvalidOrigins, Origin, parse_origins};
+use clickwrap_domain::apps::service::{AppChanges, CreatedApp, NewApp, RegeneratedAppKey};
 use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::audit::service::AuditPage;
 use clickwrap_domain::content::sanitize::{ContentTooLarge, sanitize};
@@ -281,6 +281,33 @@ impl UpdateAppBody {
             allowed_origins: not_null("allowedOrigins", self.allowed_origins)?.map(|o| origins(&o)).transpose()?,
         })
     }
+}
+
+/// `POST /apps/{appId}/app-key`; the body may be left out.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct RegenerateAppKeyBody {
+    /// Kept as any JSON value so that a string or fraction is named as this field's error.
+    #[serde(default)]
+    expire_old_after_secs: Option<Value>,
+}
+
+impl RegenerateAppKeyBody {
+    pub(crate) fn try_into_domain(self) -> ApiResult<AppKeyOverlap> {
+        let secs = match self.expire_old_after_secs {
+            None | Some(Value::Null) => return Ok(AppKeyOverlap::NONE),
+            Some(value) => value.as_i64().ok_or(InvalidAppKeyOverlap),
+        };
+        secs.and_then(AppKeyOverlap::from_secs).map_err(|e| ApiError::invalid_field("expireOldAfterSecs", e))
+    }
+}
+
+/// `POST /apps/{appId}/app-key`: the new App Key, shown this once, and when the old one stops.
+pub(crate) fn regenerated_app_key(regenerated: &RegeneratedAppKey) -> Value {
+    json!({
+        "appKey": regenerated.app_key.expose(),
+        "oldKeyExpiresAt": timestamp(regenerated.old_key_expires_at),
+    })
 }
 
 /// `POST /templates`.
