@@ -9,7 +9,7 @@ use actix_web::{HttpResponse, HttpServer, web};
 use clickwrap_console::ConsoleState;
 use clickwrap_domain::keys::{KeyringError, MasterKeys, load_keyring};
 use clickwrap_domain::limits::rate::RateLimitPolicy;
-use clickwrap_domain::ports::Clock;
+use clickwrap_domain::ports::{Clock, CpuPool};
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
 use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
@@ -24,6 +24,7 @@ use std::sync::Mutex;
 use tokio::sync::watch;
 
 use crate::config::Config;
+use crate::cpu::{BoundedCpuPool, PooledRenderer};
 use crate::metrics::Metrics;
 use crate::telemetry;
 
@@ -108,14 +109,16 @@ pub(crate) async fn service(
     let renderer = crate::certificates::renderer(config, store, &master).await?;
     let signing_certificate_pem = crate::certificates::published_pem(store, renderer.identity()).await?;
     let store = Arc::new(store.clone());
+    let cpu: Arc<dyn CpuPool> = Arc::new(BoundedCpuPool::new(config.cpu_threads));
     let ports = Ports::from_store(
         store,
         Arc::new(SystemClock),
         Arc::new(UuidV7),
         Arc::new(OsRandom::default()),
         Arc::new(clickwrap_webhooks::AddressGuard::system(webhook_allow(config))),
-        Arc::new(renderer),
-    );
+        Arc::new(PooledRenderer::new(Arc::new(renderer), cpu.clone())),
+    )
+    .with_cpu_pool(cpu);
     let settings = Settings {
         signature_ttl: time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
         rate_limit: RateLimitPolicy::per_hour(config.rate_limit_per_hour),

@@ -45,6 +45,9 @@ pub(crate) struct Config {
     /// `CLICKWRAP_MASTER_KEY_FILE` or `CLICKWRAP_MASTER_KEY`, with `CLICKWRAP_MASTER_KEY_PREVIOUS_FILE`
     /// during a master-key rotation; `None` when not configured.
     pub(crate) master_keys: Option<MasterKeys>,
+    /// How many pieces of CPU-heavy work (sanitizing, PDF rendering) run at once, off the request
+    /// workers.
+    pub(crate) cpu_threads: usize,
 }
 
 /// Every bad value, each on its own line.
@@ -189,6 +192,18 @@ impl Config {
         });
 
         let master_keys = master_keys(&mut problems, &take);
+        let default_cpu_threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let cpu_threads = parse_or(
+            &mut problems,
+            "CLICKWRAP_CPU_THREADS",
+            &take("CLICKWRAP_CPU_THREADS", &default_cpu_threads.to_string()),
+            |v| {
+                v.parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=256).contains(n))
+                    .ok_or_else(|| "must be a whole number from 1 to 256".into())
+            },
+        );
 
         match (
             database_url,
@@ -232,6 +247,8 @@ impl Config {
                 tsa_timeout,
                 log_format,
                 master_keys,
+                // `Some` when there were no problems.
+                cpu_threads: cpu_threads.unwrap_or(1),
             }),
             _ => Err(ConfigError(problems)),
         }
@@ -325,6 +342,14 @@ mod tests {
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.tsa_url, None, "no timestamps unless asked for");
         assert_eq!(c.tsa_timeout, Duration::from_secs(10));
+        assert_eq!(c.cpu_threads, std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get));
+    }
+
+    #[test]
+    fn the_cpu_pool_is_a_setting() {
+        assert_eq!(config(&[("CLICKWRAP_CPU_THREADS", "3")]).unwrap().cpu_threads, 3);
+        let text = config(&[("CLICKWRAP_CPU_THREADS", "0")]).unwrap_err().to_string();
+        assert!(text.contains("CLICKWRAP_CPU_THREADS"), "{text}");
     }
 
     #[test]
