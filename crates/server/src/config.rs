@@ -48,6 +48,8 @@ pub(crate) struct Config {
     /// How many pieces of CPU-heavy work (sanitizing, PDF rendering) run at once, off the request
     /// workers.
     pub(crate) cpu_threads: usize,
+    /// How long past its Signature's lifetime an unverified event is kept before it is purged.
+    pub(crate) unverified_event_grace: Duration,
 }
 
 /// Every bad value, each on its own line.
@@ -204,6 +206,12 @@ impl Config {
                     .ok_or_else(|| "must be a whole number from 1 to 256".into())
             },
         );
+        let unverified_event_grace = parse_or(
+            &mut problems,
+            "CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS",
+            &take("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", "86400"),
+            |v| v.parse::<u64>().map(Duration::from_secs).map_err(|_| "must be a whole number of seconds".into()),
+        );
 
         match (
             database_url,
@@ -247,8 +255,9 @@ impl Config {
                 tsa_timeout,
                 log_format,
                 master_keys,
-                // `Some` when there were no problems.
+                // Both are `Some` when there were no problems.
                 cpu_threads: cpu_threads.unwrap_or(1),
+                unverified_event_grace: unverified_event_grace.unwrap_or_default(),
             }),
             _ => Err(ConfigError(problems)),
         }
@@ -343,13 +352,20 @@ mod tests {
         assert_eq!(c.tsa_url, None, "no timestamps unless asked for");
         assert_eq!(c.tsa_timeout, Duration::from_secs(10));
         assert_eq!(c.cpu_threads, std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get));
+        assert_eq!(c.unverified_event_grace, Duration::from_secs(86400));
     }
 
     #[test]
-    fn the_cpu_pool_is_a_setting() {
-        assert_eq!(config(&[("CLICKWRAP_CPU_THREADS", "3")]).unwrap().cpu_threads, 3);
-        let text = config(&[("CLICKWRAP_CPU_THREADS", "0")]).unwrap_err().to_string();
-        assert!(text.contains("CLICKWRAP_CPU_THREADS"), "{text}");
+    fn the_cpu_pool_and_the_purge_grace_are_settings() {
+        let c = config(&[("CLICKWRAP_CPU_THREADS", "3"), ("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", "0")]).unwrap();
+        assert_eq!((c.cpu_threads, c.unverified_event_grace), (3, Duration::ZERO));
+        let text = config(&[("CLICKWRAP_CPU_THREADS", "0"), ("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", "-1")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            text.contains("CLICKWRAP_CPU_THREADS") && text.contains("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS"),
+            "{text}"
+        );
     }
 
     #[test]
