@@ -491,8 +491,52 @@ pub trait CertificateRenderer: Send + Sync + Debug {
 
     /// The agreement exactly as the end user was shown it (`facts.event.content`), followed by the
     /// certificate page(s), signed the same way (`GET /clickwrap-events/{id}/agreement`). CPU work,
-    /// no IO: rendered again for every download, it is the same file each time (never timestamped).
+    /// no IO (the use case runs it on the [`CpuPool`]): rendered again for every download, it is the same file each time (never timestamped).
     fn render_agreement(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError>;
+}
+
+/// Where CPU-heavy work runs (sanitizing content, rendering PDFs): in the server, a bounded pool of
+/// threads apart from the ones that answer requests, so that one tenant's heavy request cannot
+/// hold up another's (or `/healthz`). [`run_on_cpu_pool`] is the typed way to call it.
+#[async_trait]
+pub trait CpuPool: Send + Sync + Debug {
+    /// Runs `work` to its end. A panic in `work` is resumed in the caller. Work the pool drops
+    /// unrun (only while the process stops) is [`CpuPoolStopped`].
+    async fn run(&self, work: Box<dyn FnOnce() + Send>) -> Result<(), CpuPoolStopped>;
+}
+
+/// The pool stopped before it ran the work: the process is stopping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the service is stopping")]
+pub struct CpuPoolStopped;
+
+/// Runs `work` on `pool` and returns its result.
+pub async fn run_on_cpu_pool<T, F>(pool: &dyn CpuPool, work: F) -> Result<T, CpuPoolStopped>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let filled = slot.clone();
+    pool.run(Box::new(move || {
+        let result = work();
+        *filled.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(result);
+    }))
+    .await?;
+    let result = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+    result.ok_or(CpuPoolStopped)
+}
+
+/// Runs the work at once on the calling thread: for tests and tools that serve no requests.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct InPlace;
+
+#[async_trait]
+impl CpuPool for InPlace {
+    async fn run(&self, work: Box<dyn FnOnce() + Send>) -> Result<(), CpuPoolStopped> {
+        work();
+        Ok(())
+    }
 }
 
 /// The webhook outbox as the dispatcher and the delivery history see it. Rows are written by

@@ -12,8 +12,8 @@ use crate::keys::{Keyring, KeyringError, MasterKeys, load_keyring};
 use crate::ledger::tree_head::LedgerKey;
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
 use crate::ports::{
-    AppStore, AuditLogStore, CertificateRenderer, Clock, EventStore, IdGenerator, KeyStore, LedgerStore, Random,
-    RateLimitStore, StorageError, TemplateStore, TenantStore, WebhookTargetGuard,
+    AppStore, AuditLogStore, CertificateRenderer, Clock, CpuPool, EventStore, IdGenerator, InPlace, KeyStore,
+    LedgerStore, Random, RateLimitStore, StorageError, TemplateStore, TenantStore, WebhookTargetGuard,
 };
 use crate::secrets::AppKey;
 use crate::serving_cache::{AppsForgetOnWrite, ServingCaches, TemplatesForgetOnWrite};
@@ -34,6 +34,8 @@ pub struct Ports {
     pub audit: Arc<dyn AuditLogStore>,
     pub webhook_guard: Arc<dyn WebhookTargetGuard>,
     pub certificates: Arc<dyn CertificateRenderer>,
+    /// Where CPU-heavy work runs; in place unless [`Ports::with_cpu_pool`] says otherwise.
+    pub cpu: Arc<dyn CpuPool>,
 }
 
 impl Ports {
@@ -72,7 +74,13 @@ impl Ports {
             audit: store,
             webhook_guard,
             certificates,
+            cpu: Arc::new(InPlace),
         }
+    }
+
+    /// The same ports with CPU-heavy work run on `cpu`.
+    pub fn with_cpu_pool(self, cpu: Arc<dyn CpuPool>) -> Self {
+        Self { cpu, ..self }
     }
 }
 

@@ -582,6 +582,16 @@ async fn template_values_are_parsed_at_the_edge() {
         .await
         .problem(413, "CONTENT_TOO_LARGE");
     assert_eq!(problem["errors"][0]["field"], "content.en");
+    // Content nested past the limit (which took seconds to sanitize before it was bounded).
+    let deep = "<div>".repeat(80_000);
+    let problem = h
+        .call(op_json(Method::POST, "/templates", &a.token, &with(json!({"content": {"en": "<p>x</p>", "de": deep}}))))
+        .await
+        .problem(400, "CONTENT_TOO_DEEP");
+    assert_eq!(problem["errors"][0]["field"], "content.de");
+    h.call(op_json(Method::POST, "/templates", &a.token, &with(json!({"content": {"en": "<br>".repeat(50_001)}}))))
+        .await
+        .problem(400, "CONTENT_TOO_MANY_ELEMENTS");
     h.call(op_json(Method::POST, "/templates", &a.token, &with(json!({"content": {"en": 5}}))))
         .await
         .problem(400, "INVALID_JSON");

@@ -424,6 +424,37 @@ async fn rate_limits_answer_429_with_headers() {
 }
 
 #[actix_web::test]
+async fn recording_an_action_is_rate_limited_per_app_and_ip_apart_from_the_check() {
+    let h = harness_with(Settings { rate_limit: RateLimitPolicy::per_hour(2), ..Settings::default() }).await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Terms</p>").await;
+    let body = action_body(&h, &op, &t, "u", "ACCEPTED").await;
+    let uri = format!("{V1}/clickwrap");
+    let first = h.call(post(&uri, &body)).await.expect(201);
+    assert_eq!((first.header("ratelimit-limit"), first.header("ratelimit-remaining")), (Some("2"), Some("1")));
+    h.call(post(&uri, &body)).await.expect(201);
+    let limited = h.call(post(&uri, &body)).await;
+    assert!(limited.header("retry-after").unwrap().parse::<u64>().unwrap() > 0);
+    assert_eq!(limited.header("ratelimit-limit"), Some("2"));
+    assert_eq!(limited.header("ratelimit-remaining"), Some("0"));
+    assert!(limited.header("ratelimit-reset").unwrap().parse::<u64>().unwrap() > 0);
+    limited.problem(429, "RATE_LIMITED");
+    // The check has its own count (one request so far), so the SDK's fetch still works.
+    let check = format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId=u", op.app_id);
+    h.call(get(&check)).await.expect(200);
+    // Another client IP behind a trusted proxy has its own budget.
+    let proxied = post(&uri, &body)
+        .insert_header(("x-forwarded-for", "198.51.100.8"))
+        .peer_addr("10.1.1.1:1234".parse().unwrap());
+    h.call(proxied).await.expect(201);
+    // Another app (of another tenant) too.
+    let other = operator(&h, None).await;
+    let t2 = template(&h, &other, "<p>Other terms</p>").await;
+    let other_body = action_body(&h, &other, &t2, "u", "ACCEPTED").await;
+    h.call(post(&uri, &other_body)).await.expect(201);
+}
+
+#[actix_web::test]
 async fn rate_limits_hold_across_instances_sharing_the_database() {
     let settings = Settings { rate_limit: RateLimitPolicy::per_hour(3), ..Settings::default() };
     let h = harness_with(settings).await;

@@ -19,6 +19,7 @@ mod limits;
 mod signing;
 mod templates;
 mod tenants;
+mod unverified;
 
 pub mod database;
 pub mod deliveries;

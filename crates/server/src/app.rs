@@ -7,9 +7,10 @@ use std::time::Duration;
 use actix_web::middleware::from_fn;
 use actix_web::{HttpResponse, HttpServer, web};
 use clickwrap_console::ConsoleState;
+use clickwrap_domain::consent::signature::unverified_purge_cutoff;
 use clickwrap_domain::keys::{KeyringError, MasterKeys, load_keyring};
 use clickwrap_domain::limits::rate::RateLimitPolicy;
-use clickwrap_domain::ports::Clock;
+use clickwrap_domain::ports::{Clock, CpuPool};
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
 use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
@@ -24,6 +25,7 @@ use std::sync::Mutex;
 use tokio::sync::watch;
 
 use crate::config::Config;
+use crate::cpu::{BoundedCpuPool, PooledRenderer};
 use crate::metrics::Metrics;
 use crate::telemetry;
 
@@ -131,14 +133,16 @@ pub(crate) async fn service(
     let renderer = crate::certificates::renderer(config, store, &master).await?;
     let signing_certificate_pem = crate::certificates::published_pem(store, renderer.identity()).await?;
     let store = Arc::new(store.clone());
+    let cpu: Arc<dyn CpuPool> = Arc::new(BoundedCpuPool::new(config.cpu_threads));
     let ports = Ports::from_store(
         store,
         Arc::new(SystemClock),
         Arc::new(UuidV7),
         Arc::new(OsRandom::default()),
         Arc::new(clickwrap_webhooks::AddressGuard::system(webhook_allow(config))),
-        Arc::new(renderer),
-    );
+        Arc::new(PooledRenderer::new(Arc::new(renderer), cpu.clone())),
+    )
+    .with_cpu_pool(cpu);
     let settings = Settings {
         signature_ttl: time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
         rate_limit: RateLimitPolicy::per_hour(config.rate_limit_per_hour),
@@ -200,6 +204,12 @@ pub(crate) async fn serve(
     let metrics = web::Data::new(Metrics::default());
     let (stop_background, stopped) = watch::channel(false);
     let purge = tokio::spawn(purge_rate_limits(store.clone(), stopped.clone()));
+    let unverified_purge = tokio::spawn(purge_unverified_events(
+        store.clone(),
+        time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
+        time::Duration::try_from(config.unverified_event_grace).unwrap_or(time::Duration::ZERO),
+        stopped.clone(),
+    ));
     let tree_heads = tokio::spawn(sign_tree_heads(state.service.clone(), stopped));
 
     let own_metrics_server = match config.metrics_listen {
@@ -250,6 +260,7 @@ pub(crate) async fn serve(
     }
     listener.stop();
     let _ = purge.await;
+    let _ = unverified_purge.await;
     let _ = tree_heads.await;
     tracing::info!("stopped");
     Ok(())
@@ -360,6 +371,36 @@ async fn purge_rate_limits(store: PgStore, mut stop: watch::Receiver<bool>) {
         match store.purge_console_sessions(idle).await {
             Ok(purged) => tracing::debug!(purged, "purged idle console sessions"),
             Err(error) => tracing::warn!(%error, "purging idle console sessions failed"),
+        }
+    }
+}
+
+/// How many unverified events one statement of the purge deletes.
+const UNVERIFIED_PURGE_BATCH: u16 = 1000;
+
+/// Every ten minutes (the first time at once): unverified events whose Signature expired more than
+/// the grace period ago are deleted. Instances running it at once share the rows (see
+/// [`PgStore::purge_unverified_events`]).
+async fn purge_unverified_events(
+    store: PgStore,
+    signature_ttl: time::Duration,
+    grace: time::Duration,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        let cutoff = unverified_purge_cutoff(
+            clickwrap_domain::Timestamp::from_datetime(time::OffsetDateTime::now_utc()),
+            signature_ttl,
+            grace,
+        );
+        match store.purge_unverified_events(cutoff, UNVERIFIED_PURGE_BATCH).await {
+            Ok(0) => {}
+            Ok(purged) => tracing::info!(purged, "purged unverified events past their Signature's lifetime"),
+            Err(error) => tracing::warn!(%error, "purging unverified events failed"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(600)) => {}
+            _ = stop.changed() => return,
         }
     }
 }

@@ -52,6 +52,11 @@ pub(crate) struct Config {
     pub(crate) log_filter: String,
     /// Where `/metrics` is served instead of on `listen`, when set (`CLICKWRAP_METRICS_LISTEN`).
     pub(crate) metrics_listen: Option<SocketAddr>,
+    /// How many pieces of CPU-heavy work (sanitizing, PDF rendering) run at once, off the request
+    /// workers.
+    pub(crate) cpu_threads: usize,
+    /// How long past its Signature's lifetime an unverified event is kept before it is purged.
+    pub(crate) unverified_event_grace: Duration,
 }
 
 /// Every bad value, each on its own line.
@@ -231,6 +236,24 @@ impl Config {
                  to serve /metrics there)"
             ));
         }
+        let default_cpu_threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let cpu_threads = parse_or(
+            &mut problems,
+            "CLICKWRAP_CPU_THREADS",
+            &take("CLICKWRAP_CPU_THREADS", &default_cpu_threads.to_string()),
+            |v| {
+                v.parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=256).contains(n))
+                    .ok_or_else(|| "must be a whole number from 1 to 256".into())
+            },
+        );
+        let unverified_event_grace = parse_or(
+            &mut problems,
+            "CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS",
+            &take("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", "86400"),
+            |v| v.parse::<u64>().map(Duration::from_secs).map_err(|_| "must be a whole number of seconds".into()),
+        );
 
         match (
             database_url,
@@ -277,6 +300,9 @@ impl Config {
                 master_keys,
                 log_filter,
                 metrics_listen,
+                // Both are `Some` when there were no problems.
+                cpu_threads: cpu_threads.unwrap_or(1),
+                unverified_event_grace: unverified_event_grace.unwrap_or_default(),
             }),
             _ => Err(ConfigError(problems)),
         }
@@ -395,6 +421,21 @@ mod tests {
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.tsa_url, None, "no timestamps unless asked for");
         assert_eq!(c.tsa_timeout, Duration::from_secs(10));
+        assert_eq!(c.cpu_threads, std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get));
+        assert_eq!(c.unverified_event_grace, Duration::from_secs(86400));
+    }
+
+    #[test]
+    fn the_cpu_pool_and_the_purge_grace_are_settings() {
+        let c = config(&[("CLICKWRAP_CPU_THREADS", "3"), ("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", "0")]).unwrap();
+        assert_eq!((c.cpu_threads, c.unverified_event_grace), (3, Duration::ZERO));
+        let text = config(&[("CLICKWRAP_CPU_THREADS", "0"), ("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", "-1")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            text.contains("CLICKWRAP_CPU_THREADS") && text.contains("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@
 mod app;
 mod certificates;
 mod config;
+mod cpu;
 mod demo;
 mod demo_cluster;
 mod key_commands;

@@ -8,6 +8,7 @@ use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use clickwrap_domain::content::placeholders::{PlaceholderName, PlaceholderValues, render};
 use clickwrap_domain::content::sanitize::{SanitizedHtml, sanitize};
+use clickwrap_domain::ports::run_on_cpu_pool;
 use clickwrap_domain::templates::customizations::{AgreementMode, ButtonStyle, Color, Customizations, TextOverrides};
 use clickwrap_domain::templates::models::{PublishError, Template};
 use clickwrap_domain::templates::service::{
@@ -314,7 +315,7 @@ pub(super) async fn save_draft(
                 content.remove(&language);
             }
             Some(raw) => {
-                let clean = sanitize(raw).map_err(|e| ConsoleError::invalid("Content", e))?;
+                let clean = sanitize_on_pool(&state, raw.to_owned()).await?;
                 content.insert(language, clean);
             }
         }
@@ -325,12 +326,20 @@ pub(super) async fn save_draft(
     back_on_invalid(&editor, result)
 }
 
+/// Content sanitized on the service's CPU pool, away from the request workers.
+async fn sanitize_on_pool(state: &ConsoleState, raw: String) -> Result<SanitizedHtml, ConsoleError> {
+    run_on_cpu_pool(&*state.service.ports().cpu, move || sanitize(&raw))
+        .await
+        .map_err(|_| ConsoleError::Unavailable)?
+        .map_err(|e| ConsoleError::invalid("Content", e))
+}
+
 /// `POST /console/preview` (`content`, `language`, `sample.<placeholder>`): the content as the
 /// SDK would show it, sanitized and filled, as a document for the preview frame.
-pub(super) async fn preview(request: HttpRequest, body: Bytes) -> PageResult {
+pub(super) async fn preview(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
     let (_, form) = change(&request, &body).await?;
     let language = Language::from_code(form.text("language")).unwrap_or(Language::English);
-    let clean = sanitize(form.get("content").unwrap_or_default()).map_err(|e| ConsoleError::invalid("Content", e))?;
+    let clean = sanitize_on_pool(&state, form.get("content").unwrap_or_default().to_owned()).await?;
     let mut values = PlaceholderValues::default();
     for (name, value) in form.with_prefix("sample.") {
         if let Ok(name) = PlaceholderName::parse(name)

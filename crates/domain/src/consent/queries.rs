@@ -276,8 +276,14 @@ impl ClickwrapService {
                 .ok_or(CertificateError::NotFound)?,
         };
         let facts = crate::ports::CertificateFacts { event, app_name, operator_name: certificate.operator_name };
-        let pdf = self.ports.certificates.render_agreement(&facts)?;
-        Ok((facts.event, pdf))
+        let renderer = self.ports.certificates.clone();
+        let (facts, pdf) = crate::ports::run_on_cpu_pool(&*self.ports.cpu, move || {
+            let pdf = renderer.render_agreement(&facts);
+            (facts, pdf)
+        })
+        .await
+        .map_err(|stopped| crate::ports::RenderError(stopped.to_string()))?;
+        Ok((facts.event, pdf?))
     }
 
     /// The end user's consent to each enabled template available to the app (or to one of them),

@@ -131,6 +131,14 @@ fn decode_payload(payload: &[u8]) -> Option<(EventId, AppId, i64)> {
     ))
 }
 
+/// Unverified events whose action came before this instant can be purged: a Signature expires
+/// `signature_ttl` after the action it was issued for, and `grace` covers a lifetime that was
+/// longer when the Signature was issued (the setting changed, or instances disagree) and clocks
+/// that differ. Unverified events are not evidence; verified ones are never purged.
+pub fn unverified_purge_cutoff(now: Timestamp, signature_ttl: time::Duration, grace: time::Duration) -> Timestamp {
+    now.saturating_sub(signature_ttl).saturating_sub(grace)
+}
+
 /// The key id is MAC-ed with the payload so the token text is authenticated end to end.
 fn mac_input(key_id: &KeyId, payload: &[u8]) -> Vec<u8> {
     let id = key_id.as_str().as_bytes();
@@ -158,6 +166,23 @@ mod tests {
 
     fn at(millis: i64) -> Timestamp {
         Timestamp::from_unix_millis(millis).unwrap()
+    }
+
+    #[test]
+    fn an_unverified_event_is_purged_only_after_its_signature_and_the_grace_have_passed() {
+        let (ttl, grace) = (time::Duration::days(7), time::Duration::days(1));
+        let action_at = at(1_700_000_000_000);
+        let expires_at = action_at.saturating_add(ttl);
+        // Still verifiable until expiry; then kept for the grace period; then older than the cutoff.
+        for (now, purgeable) in [
+            (expires_at.saturating_sub(time::Duration::milliseconds(1)), false),
+            (expires_at, false),
+            (expires_at.saturating_add(grace), false),
+            (expires_at.saturating_add(grace).saturating_add(time::Duration::milliseconds(1)), true),
+        ] {
+            assert_eq!(action_at < unverified_purge_cutoff(now, ttl, grace), purgeable, "now {now}");
+        }
+        assert_eq!(unverified_purge_cutoff(at(0), ttl, grace), at(0).saturating_sub(ttl + grace));
     }
 
     fn claims() -> SignatureClaims {

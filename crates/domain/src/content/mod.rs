@@ -1,6 +1,7 @@
 //! Agreement content: sanitizing operator HTML, filling placeholders, and the content hash that
 //! proves what an end user was shown.
 
+pub mod bounds;
 pub mod hash;
 pub mod placeholders;
 pub mod sanitize;

@@ -20,6 +20,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::LazyLock;
 
+use super::bounds::{MAX_CONTENT_DEPTH, MAX_CONTENT_ELEMENTS, StructureExceeded, check_structure};
+
 /// Limit on the raw HTML of one language's content, checked before parsing.
 pub const MAX_CONTENT_BYTES: usize = 512 * 1024;
 
@@ -27,10 +29,16 @@ pub const MAX_CONTENT_BYTES: usize = 512 * 1024;
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct SanitizedHtml(String);
 
+/// Content refused before sanitizing: it is larger, or builds more structure, than allowed (see
+/// [`super::bounds`] for why structure is bounded apart from size).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the content is {size} bytes; at most {MAX_CONTENT_BYTES} bytes are allowed")]
-pub struct ContentTooLarge {
-    pub size: usize,
+pub enum ContentRejected {
+    #[error("the content is {size} bytes; at most {MAX_CONTENT_BYTES} bytes are allowed")]
+    TooLarge { size: usize },
+    #[error("the content nests elements more than {MAX_CONTENT_DEPTH} deep")]
+    TooDeep,
+    #[error("the content makes more than {MAX_CONTENT_ELEMENTS} elements")]
+    TooManyElements,
 }
 
 const ALLOWED_TAGS: &str = "h1 h2 h3 h4 h5 h6 p br hr ul ol li dl dt dd strong b em i u s sup sub \
@@ -69,10 +77,14 @@ static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
 
 /// Sanitizes raw content by allow-list. The result is a fixed point: sanitizing it again changes
 /// nothing, so content saved, read back and saved again keeps its hash.
-pub fn sanitize(raw: &str) -> Result<SanitizedHtml, ContentTooLarge> {
+pub fn sanitize(raw: &str) -> Result<SanitizedHtml, ContentRejected> {
     if raw.len() > MAX_CONTENT_BYTES {
-        return Err(ContentTooLarge { size: raw.len() });
+        return Err(ContentRejected::TooLarge { size: raw.len() });
     }
+    check_structure(raw).map_err(|exceeded| match exceeded {
+        StructureExceeded::Depth => ContentRejected::TooDeep,
+        StructureExceeded::Elements => ContentRejected::TooManyElements,
+    })?;
     // Removing an element can leave markup that parses differently the next time (an `<a>` that
     // was inside a removed `<object>` inside another `<a>`); one more pass settles it in practice.
     let mut html = clean_once(raw);
@@ -252,7 +264,32 @@ mod tests {
         let at_limit = "a".repeat(MAX_CONTENT_BYTES);
         assert_eq!(sanitize(&at_limit).unwrap().as_str(), at_limit);
         let over = "a".repeat(MAX_CONTENT_BYTES + 1);
-        assert_eq!(sanitize(&over), Err(ContentTooLarge { size: MAX_CONTENT_BYTES + 1 }));
+        assert_eq!(sanitize(&over), Err(ContentRejected::TooLarge { size: MAX_CONTENT_BYTES + 1 }));
+    }
+
+    #[test]
+    fn structure_limits_apply_before_sanitizing() {
+        let deep = "<div>".repeat(MAX_CONTENT_DEPTH + 1);
+        assert_eq!(sanitize(&deep), Err(ContentRejected::TooDeep));
+        // Elements that are removed still cost parsing, so they count.
+        let deep_removed = "<object>".repeat(MAX_CONTENT_DEPTH + 1);
+        assert_eq!(sanitize(&deep_removed), Err(ContentRejected::TooDeep));
+        let many = "<br>".repeat(MAX_CONTENT_ELEMENTS + 1);
+        assert_eq!(sanitize(&many), Err(ContentRejected::TooManyElements));
+        let at_limit = "<div>".repeat(MAX_CONTENT_DEPTH);
+        assert_eq!(clean(&at_limit), "<div>".repeat(MAX_CONTENT_DEPTH) + &"</div>".repeat(MAX_CONTENT_DEPTH));
+    }
+
+    /// The hostile inputs of the hardening report, at the size limit: each is refused (their
+    /// parse used to take seconds to minutes) without parsing more than a chunk past a limit.
+    #[test]
+    fn hostile_content_at_the_size_limit_is_refused() {
+        let fill = |unit: &str| unit.repeat(MAX_CONTENT_BYTES / unit.len());
+        assert_eq!(sanitize(&fill("<div>")), Err(ContentRejected::TooDeep));
+        assert_eq!(sanitize(&fill("<blockquote>")), Err(ContentRejected::TooDeep));
+        let reopening: String = (0..).map(|i| format!("<div><b title={i}></div>")).take(20_000).collect();
+        assert_eq!(sanitize(&reopening[..MAX_CONTENT_BYTES.min(reopening.len())]), Err(ContentRejected::TooDeep));
+        assert_eq!(sanitize(&fill("<i>")), Err(ContentRejected::TooDeep));
     }
 
     #[test]

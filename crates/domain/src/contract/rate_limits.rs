@@ -37,11 +37,13 @@ async fn counts_per_key_and_window(stores: &Stores<'_>) {
     let other_ip = RateLimitKey { client_ip: "2001:db8::17".to_owned(), ..key.clone() };
     let other_route = RateLimitKey { route: RateLimitedRoute::ClickwrapCheck, ..key.clone() };
     let third_route = RateLimitKey { route: RateLimitedRoute::Customizations, ..key.clone() };
+    let record_route = RateLimitKey { route: RateLimitedRoute::ClickwrapRecord, ..key.clone() };
     let other_app_key = RateLimitKey { app_id: other_app.id, ..key.clone() };
     for (label, separate) in [
         ("another client IP", &other_ip),
         ("another route", &other_route),
         ("a third route", &third_route),
+        ("the record route", &record_route),
         ("another app", &other_app_key),
     ] {
         assert_eq!(hit(stores, separate, window).await, 1, "rate limits: {label} has its own count");

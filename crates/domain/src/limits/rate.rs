@@ -10,6 +10,8 @@ use crate::{AppId, Timestamp};
 pub enum RateLimitedRoute {
     Verify,
     ClickwrapCheck,
+    /// `POST /clickwrap`: counted apart from the check that comes before it, under the same limit.
+    ClickwrapRecord,
     Customizations,
 }
 
@@ -18,6 +20,7 @@ impl RateLimitedRoute {
         match self {
             RateLimitedRoute::Verify => "verify",
             RateLimitedRoute::ClickwrapCheck => "clickwrap",
+            RateLimitedRoute::ClickwrapRecord => "clickwrap-record",
             RateLimitedRoute::Customizations => "customizations",
         }
     }

@@ -6,6 +6,7 @@
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
+use clickwrap_domain::ports::run_on_cpu_pool;
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::{AppId, DeliveryId, EventId, OperatorTokenId, TemplateId, Timestamp};
 use serde_json::Value;
@@ -216,7 +217,11 @@ async fn create_template(
     AdminOperator(admin): AdminOperator,
     new: Body<wire::operator::CreateTemplateBody>,
 ) -> ApiResult<HttpResponse> {
-    let new = body(new)?.try_into_domain()?;
+    let new = body(new)?;
+    // Sanitizing is CPU work: on the pool, not on this request worker.
+    let new = run_on_cpu_pool(&*state.service.ports().cpu, move || new.try_into_domain())
+        .await
+        .map_err(|_| ApiError::unavailable())??;
     let template = state.service.create_template(&admin, new).await?;
     let location = format!("{OPERATOR_PREFIX}/templates/{}", template.id);
     Ok(created(location, &wire::operator::template(&template, now(&state), true)))
@@ -262,7 +267,10 @@ async fn save_draft(
     draft: Body<wire::operator::DraftBody>,
 ) -> ApiResult<HttpResponse> {
     let id = template_id(&path)?;
-    let content = body(draft)?.try_into_domain()?;
+    let draft = body(draft)?;
+    let content = run_on_cpu_pool(&*state.service.ports().cpu, move || draft.try_into_domain())
+        .await
+        .map_err(|_| ApiError::unavailable())??;
     let template = state.service.save_draft(&admin, id, content).await?;
     Ok(ok(&wire::operator::template(&template, now(&state), true)))
 }

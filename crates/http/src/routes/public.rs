@@ -90,17 +90,19 @@ async fn record_action(
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner().0;
     let app = state.service.identify_public_app(&body.app_id, origin(&request)).await?;
+    let decision = rate_limit(&state, &request, &app, RateLimitedRoute::ClickwrapRecord).await?;
     let client_ip = state.trusted_proxies.client_ip(&request).map(|ip| ip.to_string());
     let action = body.try_into_domain(client_ip, user_agent(&request))?;
     let recorded = state.service.record_action(&app, action).await?;
-    Ok(json(
+    let created = json(
         StatusCode::CREATED,
         &json!({
             "serviceSignature": recorded.signature.as_str(),
             "clickwrapEventId": recorded.event.id.to_string(),
             "clickwrapEventStatus": recorded.event.status.as_str(),
         }),
-    ))
+    );
+    Ok(with_rate_headers(created, &decision))
 }
 
 /// `GET /clickwrap/content`: a version's rendered content (also what an end user accepted).

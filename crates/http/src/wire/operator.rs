@@ -8,7 +8,7 @@ use clickwrap_domain::apps::models::{App, AppKeyOverlap, InvalidAppKeyOverlap, I
 use clickwrap_domain::apps::service::{AppChanges, CreatedApp, NewApp, RegeneratedAppKey};
 use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::audit::service::AuditPage;
-use clickwrap_domain::content::sanitize::{ContentTooLarge, sanitize};
+use clickwrap_domain::content::sanitize::{ContentRejected, sanitize};
 use clickwrap_domain::secrets::OperatorToken;
 use clickwrap_domain::templates::customizations::{
     AgreementMode, ButtonStyle, Color, Customizations, InvalidCustomization, TextOverrides,
@@ -90,19 +90,25 @@ fn app_ids(texts: &[String]) -> ApiResult<BTreeSet<AppId>> {
     texts.iter().enumerate().map(|(i, text)| field(&format!("appIds[{i}]"), AppId::parse(text))).collect()
 }
 
-/// Content per language, sanitized on the way in. Too large a language answers 413.
+/// Content per language, sanitized on the way in. Too large a language answers 413; one that nests
+/// too deep or makes too many elements 400.
 fn content(raw: &BTreeMap<String, String>) -> ApiResult<LocalizedContent> {
     raw.iter()
         .map(|(code, html)| {
             let name = format!("content.{code}");
             let language =
                 Language::from_code(code).ok_or_else(|| ApiError::invalid_field(&name, UNSUPPORTED_LANGUAGE))?;
-            let html = sanitize(html).map_err(|e: ContentTooLarge| {
-                let mut error = ApiError::new(
-                    actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
-                    "CONTENT_TOO_LARGE",
-                    format!("{name}: {e}"),
-                );
+            let html = sanitize(html).map_err(|e| {
+                let (status, code) = match e {
+                    ContentRejected::TooLarge { .. } => {
+                        (actix_web::http::StatusCode::PAYLOAD_TOO_LARGE, "CONTENT_TOO_LARGE")
+                    }
+                    ContentRejected::TooDeep => (actix_web::http::StatusCode::BAD_REQUEST, "CONTENT_TOO_DEEP"),
+                    ContentRejected::TooManyElements => {
+                        (actix_web::http::StatusCode::BAD_REQUEST, "CONTENT_TOO_MANY_ELEMENTS")
+                    }
+                };
+                let mut error = ApiError::new(status, code, format!("{name}: {e}"));
                 error.errors.push(FieldError { field: name.clone(), message: e.to_string() });
                 error
             })?;
@@ -688,6 +694,12 @@ mod tests {
         let huge = "a".repeat(clickwrap_domain::content::sanitize::MAX_CONTENT_BYTES + 1);
         let error = content(&BTreeMap::from([("de".to_owned(), huge)])).unwrap_err();
         assert_eq!((error.status.as_u16(), error.code, field_of(&error)), (413, "CONTENT_TOO_LARGE", "content.de"));
+        let deep = "<div>".repeat(clickwrap_domain::content::bounds::MAX_CONTENT_DEPTH + 1);
+        let error = content(&BTreeMap::from([("fr".to_owned(), deep)])).unwrap_err();
+        assert_eq!((error.status.as_u16(), error.code, field_of(&error)), (400, "CONTENT_TOO_DEEP", "content.fr"));
+        let many = "<br>".repeat(clickwrap_domain::content::bounds::MAX_CONTENT_ELEMENTS + 1);
+        let error = content(&BTreeMap::from([("en".to_owned(), many)])).unwrap_err();
+        assert_eq!((error.status.as_u16(), error.code), (400, "CONTENT_TOO_MANY_ELEMENTS"));
     }
 
     #[test]

@@ -252,12 +252,21 @@ pub const V1: &str = "/public-client/v1";
 
 /// What the SDK does for an end user: fetch, then post the action with the hash of what it showed.
 pub async fn act(h: &Harness, operator: &Operator, template: &str, user: &str, action: &str) -> Value {
+    let body = action_body(h, operator, template, user, action).await;
+    h.call(post(&format!("{V1}/clickwrap"), &body).insert_header(("user-agent", "Mozilla/5.0 (test)")))
+        .await
+        .expect(201)
+        .json()
+}
+
+/// The body of `POST /clickwrap` for what `GET /clickwrap` showed the end user.
+pub async fn action_body(h: &Harness, operator: &Operator, template: &str, user: &str, action: &str) -> Value {
     let view = h
         .call(get(&format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={template}&endUserId={user}", operator.app_id)))
         .await
         .expect(200)
         .json();
-    let body = json!({
+    json!({
         "appId": operator.app_id,
         "clickwrapTemplateId": template,
         "clickwrapTemplateVersion": view["clickwrapTemplateVersion"],
@@ -271,11 +280,7 @@ pub async fn act(h: &Harness, operator: &Operator, template: &str, user: &str, a
         "presentation": {"mode": "DIALOG", "agreementMode": view["agreementMode"], "acceptLabel": "Accept",
                          "checkboxLabel": null},
         "clientMetadata": {"screen": "1920x1080", "timezone": "Europe/Berlin"},
-    });
-    h.call(post(&format!("{V1}/clickwrap"), &body).insert_header(("user-agent", "Mozilla/5.0 (test)")))
-        .await
-        .expect(201)
-        .json()
+    })
 }
 
 pub async fn verify(h: &Harness, operator: &Operator, signature: &str) -> Reply {

@@ -1,0 +1,1 @@
+DROP INDEX clickwrap_events_unverified_age;
