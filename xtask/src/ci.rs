@@ -48,6 +48,15 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         Some(why) => Action::Skip(format!("{why}; the browser SDK tests were NOT run")),
     };
 
+    // Likewise schemathesis (`.ci/run` installs the pinned version).
+    let schemathesis = match crate::schemathesis::missing_tool() {
+        None => Action::Task(crate::schemathesis::run),
+        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
+            Err(crate::schemathesis::missing_tool().unwrap_or_default() + " (CI must run schemathesis)")
+        }),
+        Some(why) => Action::Skip(format!("{why}; the API was NOT checked against its OpenAPI document")),
+    };
+
     vec![
         Step { name: "fmt", action: Action::Cargo(&["fmt", "--all", "--", "--check"]) },
         Step {
@@ -60,6 +69,7 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         // Advisories are left out on purpose: they need a network database.
         Step { name: "deny", action: deny },
         Step { name: "browser", action: browser },
+        Step { name: "schemathesis", action: schemathesis },
     ]
 }
 

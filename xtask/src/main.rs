@@ -9,6 +9,8 @@
 
 mod bench;
 mod ci;
+mod demo_server;
+mod schemathesis;
 mod sdk;
 
 use std::path::PathBuf;
@@ -26,6 +28,10 @@ Commands:
             deny     cargo deny check bans licenses sources (skipped when cargo-deny is missing)
             browser  the browser SDK's tests in headless Chromium, against its mock server and
                      against a real `clickwrap-server demo` (skipped without Chromium and npm)
+            schemathesis
+                     every API operation of /openapi.json against a real `clickwrap-server demo`,
+                     all checks, stateful phase along the document's links (skipped without
+                     schemathesis; on CI, with CI set, missing tools fail instead)
   bench [--quick]
           the whole service against same-run PostgreSQL baselines (SDK check vs pgbench -S,
           consent write vs pgbench TPC-B, events-list depth, webhook lag, resident memory);
@@ -33,6 +39,8 @@ Commands:
           adapter each, `bench bundle` the evidence bundle's verifier (no database);
           `cargo xtask bench help` tells more (needs PostgreSQL)
   browser the browser SDK's tests alone (the `browser` step of `ci`)
+  schemathesis
+          schemathesis against the API alone (the `schemathesis` step of `ci`)
   help    print this text
 ";
 
@@ -49,6 +57,7 @@ fn main() -> ExitCode {
         Some("ci") => no_arguments("ci", rest).and_then(|()| ci::run(&workspace_root())),
         Some("bench") => bench::run(&workspace_root(), rest),
         Some("browser") => no_arguments("browser", rest).and_then(|()| sdk::run(&workspace_root())),
+        Some("schemathesis") => no_arguments("schemathesis", rest).and_then(|()| schemathesis::run(&workspace_root())),
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
     };
 

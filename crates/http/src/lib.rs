@@ -89,6 +89,7 @@ pub fn api(
         .configure(routes::configure)
         .configure(extra)
         .default_service(web::to(middleware::unknown_route))
+        .wrap(from_fn(query::reject_unknown_parameters))
         .wrap(from_fn(middleware::head_as_get))
         .wrap(from_fn(middleware::negotiate))
         .wrap(from_fn(middleware::security_headers))

@@ -1,7 +1,16 @@
 //! Query strings, parsed by hand so that every bad value gets a problem answer naming its parameter.
 
+use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
+use std::sync::LazyLock;
 
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
+use actix_web::{Error, ResponseError};
+use serde_json::Value;
+
+use crate::openapi::OPENAPI_JSON;
 use crate::problem::{ApiError, ApiResult};
 
 /// The decoded parameters of a query string, in order.
@@ -50,13 +59,76 @@ impl QueryParams {
 /// `Authorization`, `operatorToken`), in any casing, with or without `-`/`_`. Reads only the
 /// names, without collecting the parameters.
 pub(crate) fn carries_credentials(query: &str) -> bool {
-    form_urlencoded::parse(query.as_bytes()).any(|(key, _)| {
-        let folded: String = key.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
-        matches!(
-            folded.as_str(),
-            "xappid" | "xappkey" | "appkey" | "accesstoken" | "token" | "authorization" | "operatortoken" | "bearer"
-        )
-    })
+    form_urlencoded::parse(query.as_bytes()).any(|(key, _)| is_credential(&key))
+}
+
+/// A credential's name (`X-APP-KEY`, `appKey`, `access_token`, `Authorization`, …) in any casing.
+fn is_credential(name: &str) -> bool {
+    let folded: String = name.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
+    matches!(
+        folded.as_str(),
+        "xappid" | "xappkey" | "appkey" | "accesstoken" | "token" | "authorization" | "operatortoken" | "bearer"
+    )
+}
+
+/// The query parameters of every API operation, keyed by method (upper case) and path template,
+/// as the compiled OpenAPI document declares them. The document is the one list of what each
+/// route reads, so a parameter it does not name is refused instead of silently ignored.
+static DOCUMENTED_QUERY_PARAMETERS: LazyLock<HashMap<(String, String), HashSet<String>>> =
+    LazyLock::new(|| documented_query_parameters(&serde_json::from_str(OPENAPI_JSON).unwrap_or_default()));
+
+fn documented_query_parameters(document: &Value) -> HashMap<(String, String), HashSet<String>> {
+    // A parameter is written inline or as a local `$ref` (`#/components/parameters/…`).
+    let resolve = |parameter: &Value| -> Option<Value> {
+        match parameter.get("$ref").and_then(Value::as_str) {
+            Some(reference) => document.pointer(reference.strip_prefix('#')?).cloned(),
+            None => Some(parameter.clone()),
+        }
+    };
+    let mut documented = HashMap::new();
+    let paths = document.get("paths").and_then(Value::as_object).into_iter().flatten();
+    for (path, item) in paths {
+        let shared = item.get("parameters").and_then(Value::as_array).into_iter().flatten();
+        let operations = item.as_object().into_iter().flatten().filter(|(key, _)| key.as_str() != "parameters");
+        for (method, operation) in operations {
+            let own = operation.get("parameters").and_then(Value::as_array).into_iter().flatten();
+            let names = shared
+                .clone()
+                .chain(own)
+                .filter_map(&resolve)
+                .filter(|parameter| parameter.get("in").and_then(Value::as_str) == Some("query"))
+                .filter_map(|parameter| parameter.get("name").and_then(Value::as_str).map(str::to_owned))
+                .collect();
+            documented.insert((method.to_ascii_uppercase(), path.clone()), names);
+        }
+    }
+    documented
+}
+
+/// 400 naming the first query parameter that the matched API operation does not document (the
+/// console's pages and the server's own routes are left alone).
+/// Credentials in the query string are left to the authentication extractors, which answer 401;
+/// CORS preflights carry the query of the request they ask about, so they are not checked.
+pub(crate) async fn reject_unknown_parameters(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    let is_api =
+        |pattern: &String| pattern.starts_with(crate::PUBLIC_PREFIX) || pattern.starts_with(crate::OPERATOR_PREFIX);
+    let checked = request.method() != actix_web::http::Method::OPTIONS;
+    let unknown = request.match_pattern().filter(|pattern| checked && is_api(pattern)).and_then(|pattern| {
+        let documented = DOCUMENTED_QUERY_PARAMETERS.get(&(request.method().as_str().to_owned(), pattern))?;
+        form_urlencoded::parse(request.query_string().as_bytes())
+            .map(|(name, _)| name.into_owned())
+            .find(|name| !documented.contains(name) && !is_credential(name))
+    });
+    match unknown {
+        Some(name) => {
+            let problem = ApiError::invalid_field(&name, "is not a parameter of this operation");
+            Ok(request.into_response(problem.error_response()))
+        }
+        None => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
+    }
 }
 
 #[cfg(test)]

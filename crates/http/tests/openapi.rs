@@ -250,6 +250,7 @@ fn every_operation_documents_its_parameters_and_the_errors_it_can_answer() {
             let negotiated = !static_pem.contains(&path) && !path.ends_with("/events/export");
             assert_eq!(has("406"), negotiated, "{name}: 406 (Accept negotiation) documented exactly where answered");
             assert!(has("500"), "{name}: 500 is not documented");
+            assert!(has("400"), "{name}: a query parameter it does not document answers 400, not documented");
             let security = op["security"].to_string();
             if security.contains("appKey") || security.contains("operatorToken") {
                 assert!(has("401"), "{name}: 401 is not documented");

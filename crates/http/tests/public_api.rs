@@ -125,6 +125,12 @@ async fn the_whole_flow_present_accept_verify_list_details_status_re_accept() {
     let none =
         h.call(get(&format!("{V1}/clickwrap-templates?tags=legal&tags=other")).app(&op)).await.expect(200).json();
     assert_eq!(none["items"], json!([]));
+    let split = h.call(get(&format!("{V1}/clickwrap-templates?tags=legal,other")).app(&op)).await.expect(200).json();
+    assert_eq!(split["items"], json!([]));
+    // An empty tag is refused, as the document's pattern says, not skipped.
+    for tags in ["", "legal,", ",legal", "legal,,other"] {
+        h.call(get(&format!("{V1}/clickwrap-templates?tags={tags}")).app(&op)).await.problem(400, "VALIDATION_FAILED");
+    }
 }
 
 #[actix_web::test]
@@ -301,8 +307,8 @@ async fn every_route_keeps_tenants_apart() {
         .expect(200)
         .json();
     assert_eq!(re["results"][0]["status"], "SKIPPED");
-    for route in ["clickwrap", "clickwrap/content", "clickwrap/customizations"] {
-        h.call(get(&format!("{V1}/{route}?appId={}&clickwrapTemplateId={t}&endUserId=x", b.app_id)))
+    for route in ["clickwrap?endUserId=x&", "clickwrap/content?endUserId=x&", "clickwrap/customizations?"] {
+        h.call(get(&format!("{V1}/{route}appId={}&clickwrapTemplateId={t}", b.app_id)))
             .await
             .problem(404, "TEMPLATE_NOT_FOUND");
     }
@@ -664,4 +670,44 @@ async fn what_was_accepted_is_given_back_exactly_later() {
     let by_operator =
         h.call(operator_call(Method::GET, format!("/events/{id}/agreement"), None)).await.expect(200).body;
     assert!(by_operator == agreement, "the operator API serves the same agreement");
+}
+
+/// A query parameter the operation does not document is refused with 400 naming it, on every API
+/// route, those that read no query included; credentials in the query are still a 401.
+#[actix_web::test]
+async fn unknown_query_parameters_are_refused_not_ignored() {
+    let h = harness().await;
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Terms</p>").await;
+    let bearer = |request: actix_web::test::TestRequest| {
+        request.insert_header(("authorization", format!("Bearer {}", op.token)))
+    };
+    let refused = [
+        get(&format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId=u&state=FAILED", op.app_id)),
+        get(&format!("{V1}/clickwrap-events?limit=5&state=FAILED")).app(&op),
+        get(&format!("{V1}/signing-certificate?state=FAILED")),
+        bearer(get(&format!("/operator/v1/apps/{}/webhook-deliveries?state=FAILED", op.app_id))),
+        bearer(get("/operator/v1/apps?state=FAILED")),
+        bearer(get(&format!("/operator/v1/templates/{t}?state=FAILED"))),
+    ];
+    for request in refused {
+        let problem = h.call(request).await.problem(400, "VALIDATION_FAILED");
+        assert_eq!(problem["errors"], json!([{"field": "state", "message": "is not a parameter of this operation"}]));
+    }
+
+    // What an operation documents is read as before.
+    h.call(get(&format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId=u&language=de", op.app_id)))
+        .await
+        .expect(200);
+    h.call(bearer(get(&format!("/operator/v1/apps/{}/webhook-deliveries?limit=5", op.app_id)))).await.expect(200);
+    // Credentials in the query: the authentication's 401, not a 400.
+    h.call(get(&format!("{V1}/clickwrap-events?appKey={}", op.app_key)).app(&op)).await.problem(401, "UNAUTHORIZED");
+    // A CORS preflight carries the query of the request it asks about.
+    h.call(
+        request(actix_web::http::Method::OPTIONS, &format!("{V1}/clickwrap?appId={}&state=FAILED", op.app_id))
+            .insert_header(("origin", "https://shop.example.com"))
+            .insert_header(("access-control-request-method", "GET")),
+    )
+    .await
+    .expect(204);
 }

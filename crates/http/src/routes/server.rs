@@ -148,7 +148,6 @@ async fn templates(
         .all("tags")
         .into_iter()
         .flat_map(|t| t.split(','))
-        .filter(|t| !t.is_empty())
         .map(|t| Tag::parse(t).map_err(|e| ApiError::invalid_field("tags", e)))
         .collect::<ApiResult<Vec<_>>>()?;
     let templates = state.service.available_templates(&app, &tags).await?;

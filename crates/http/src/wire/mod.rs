@@ -51,6 +51,23 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for JsonObject<T> {
     }
 }
 
+/// A JSON number with no fractional part, as JSON Schema's `integer` counts it: `3` and `3.0` alike.
+pub(crate) fn whole_number(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| {
+        // Every whole f64 below 2^53 is exact; larger ones are refused, not rounded.
+        let float = value.as_f64().filter(|f| f.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(f))?;
+        Some(float as u64)
+    })
+}
+
+/// serde's `deserialize_with` for a `u32` member written as any whole JSON number ([`whole_number`]).
+pub(crate) fn whole_u32<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    whole_number(&value)
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| serde::de::Error::custom(format!("expected a whole number from 0 to {}, got {value}", u32::MAX)))
+}
+
 pub(crate) fn timestamp(at: Timestamp) -> Value {
     Value::from(at.to_rfc3339())
 }

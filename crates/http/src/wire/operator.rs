@@ -186,7 +186,7 @@ pub(crate) fn customizations(value: &Value, prefix: &str) -> ApiResult<Customiza
         result.theme.text_color = color(theme, &at, "textColor")?;
         result.theme.border_radius = member(theme, "borderRadius")
             .map(|value| {
-                let radius = value.as_u64().ok_or(InvalidCustomization::BorderRadius);
+                let radius = super::whole_number(value).ok_or(InvalidCustomization::BorderRadius);
                 customization(&at, "borderRadius", radius.and_then(Customizations::parse_border_radius))
             })
             .transpose()?;

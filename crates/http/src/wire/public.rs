@@ -63,7 +63,9 @@ pub(crate) struct PresentationBody {
 pub(crate) struct RecordActionBody {
     pub(crate) app_id: String,
     clickwrap_template_id: String,
+    #[serde(deserialize_with = "super::whole_u32")]
     clickwrap_template_version: u32,
+    #[serde(deserialize_with = "super::whole_u32")]
     clickwrap_template_version_minor: u32,
     end_user_id: String,
     action: String,
