@@ -15,7 +15,7 @@ pub(crate) fn with_demo_server<T>(
     with_server: impl FnOnce(&DemoServer) -> Result<T, String>,
 ) -> Result<T, String> {
     let built = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["build", "--quiet", "--locked", "-p", "clickwrap-server"])
+        .args(["build", "--locked", "-p", "clickwrap-server"])
         .current_dir(root)
         .status()
         .map_err(|e| format!("could not start cargo build -p clickwrap-server: {e}"))?;
