@@ -48,6 +48,15 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         Some(why) => Action::Skip(format!("{why}; the browser SDK tests were NOT run")),
     };
 
+    // The fault run needs a PostgreSQL cluster of its own; on CI it must run, elsewhere it may be skipped.
+    let chaos = match crate::chaos::unavailable_reason() {
+        None => Action::Task(crate::chaos::run),
+        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
+            Err(crate::chaos::unavailable_reason().unwrap_or_default() + " (CI must run the fault tests)")
+        }),
+        Some(why) => Action::Skip(format!("{why}; the fault run was NOT done")),
+    };
+
     vec![
         Step { name: "fmt", action: Action::Cargo(&["fmt", "--all", "--", "--check"]) },
         Step {
@@ -60,6 +69,7 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         // Advisories are left out on purpose: they need a network database.
         Step { name: "deny", action: deny },
         Step { name: "browser", action: browser },
+        Step { name: "chaos", action: chaos },
     ]
 }
 

@@ -1,13 +1,14 @@
 //! Project automation, run as `cargo xtask <command>` (see `.cargo/config.toml`).
 //!
-//! `ci` uses the standard library only. `bench` drives the storage adapter, the release server and
-//! a webhook receiver itself, so the xtask depends on the workspace's crates and on the HTTP crates
-//! the service already uses.
+//! `ci` uses the standard library only. `bench` and `chaos` drive the storage adapter, the server and
+//! a webhook receiver themselves (`chaos` also a throwaway PostgreSQL cluster), so the xtask depends
+//! on the workspace's crates and on the HTTP crates the service already uses.
 
 // A command-line tool reports to its user on stdout and stderr by design.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod bench;
+mod chaos;
 mod ci;
 mod sdk;
 
@@ -26,6 +27,7 @@ Commands:
             deny     cargo deny check bans licenses sources (skipped when cargo-deny is missing)
             browser  the browser SDK's tests in headless Chromium, against its mock server and
                      against a real `clickwrap-server demo` (skipped without Chromium and npm)
+            chaos    the fault run below (skipped without PostgreSQL's initdb and pg_ctl)
   bench [--quick]
           the whole service against same-run PostgreSQL baselines (SDK check vs pgbench -S,
           consent write vs pgbench TPC-B, events-list depth, webhook lag, resident memory);
@@ -33,6 +35,11 @@ Commands:
           adapter each, `bench bundle` the evidence bundle's verifier (no database);
           `cargo xtask bench help` tells more (needs PostgreSQL)
   browser the browser SDK's tests alone (the `browser` step of `ci`)
+  chaos   the real server under a load of consent flows, SIGKILLed three times, and its
+          PostgreSQL (a throwaway cluster in a temporary folder) restarted and crashed under
+          that load; fails if a verified event, its certificate or its webhook was lost, if an
+          answer was a 5xx other than 503, or if readiness did not come back within seconds;
+          prints its figures (the `chaos` step of `ci`)
   help    print this text
 ";
 
@@ -49,6 +56,7 @@ fn main() -> ExitCode {
         Some("ci") => no_arguments("ci", rest).and_then(|()| ci::run(&workspace_root())),
         Some("bench") => bench::run(&workspace_root(), rest),
         Some("browser") => no_arguments("browser", rest).and_then(|()| sdk::run(&workspace_root())),
+        Some("chaos") => no_arguments("chaos", rest).and_then(|()| chaos::run(&workspace_root())),
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
     };
 
