@@ -57,6 +57,15 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         Some(why) => Action::Skip(format!("{why}; the API was NOT checked against its OpenAPI document")),
     };
 
+    // The fault run needs a PostgreSQL cluster of its own; on CI it must run, elsewhere it may be skipped.
+    let chaos = match crate::chaos::unavailable_reason() {
+        None => Action::Task(crate::chaos::run),
+        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
+            Err(crate::chaos::unavailable_reason().unwrap_or_default() + " (CI must run the fault tests)")
+        }),
+        Some(why) => Action::Skip(format!("{why}; the fault run was NOT done")),
+    };
+
     vec![
         Step { name: "fmt", action: Action::Cargo(&["fmt", "--all", "--", "--check"]) },
         Step {
@@ -70,6 +79,7 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         Step { name: "deny", action: deny },
         Step { name: "browser", action: browser },
         Step { name: "schemathesis", action: schemathesis },
+        Step { name: "chaos", action: chaos },
     ]
 }
 

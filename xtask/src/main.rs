@@ -1,13 +1,14 @@
 //! Project automation, run as `cargo xtask <command>` (see `.cargo/config.toml`).
 //!
-//! `ci` uses the standard library only. `bench` drives the storage adapter, the release server and
-//! a webhook receiver itself, so the xtask depends on the workspace's crates and on the HTTP crates
-//! the service already uses.
+//! `ci` uses the standard library only. `bench` and `chaos` drive the storage adapter, the server and
+//! a webhook receiver themselves (`chaos` also a throwaway PostgreSQL cluster), so the xtask depends
+//! on the workspace's crates and on the HTTP crates the service already uses.
 
 // A command-line tool reports to its user on stdout and stderr by design.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod bench;
+mod chaos;
 mod ci;
 mod demo_server;
 mod schemathesis;
@@ -32,6 +33,7 @@ Commands:
                      every API operation of /openapi.json against a real `clickwrap-server demo`,
                      all checks, stateful phase along the document's links (skipped without
                      schemathesis; on CI, with CI set, missing tools fail instead)
+            chaos    the fault run below (skipped without PostgreSQL's initdb and pg_ctl)
   bench [--quick]
           the whole service against same-run PostgreSQL baselines (SDK check vs pgbench -S,
           consent write vs pgbench TPC-B, events-list depth, webhook lag, resident memory);
@@ -41,6 +43,11 @@ Commands:
   browser the browser SDK's tests alone (the `browser` step of `ci`)
   schemathesis
           schemathesis against the API alone (the `schemathesis` step of `ci`)
+  chaos   the real server under a load of consent flows, SIGKILLed three times, and its
+          PostgreSQL (a throwaway cluster in a temporary folder) restarted and crashed under
+          that load; fails if a verified event, its certificate or its webhook was lost, if an
+          answer was a 5xx other than 503, or if readiness did not come back within seconds;
+          prints its figures (the `chaos` step of `ci`)
   help    print this text
 ";
 
@@ -58,6 +65,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&workspace_root(), rest),
         Some("browser") => no_arguments("browser", rest).and_then(|()| sdk::run(&workspace_root())),
         Some("schemathesis") => no_arguments("schemathesis", rest).and_then(|()| schemathesis::run(&workspace_root())),
+        Some("chaos") => no_arguments("chaos", rest).and_then(|()| chaos::run(&workspace_root())),
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
     };
 

@@ -32,7 +32,7 @@ use crate::PgStore;
 use crate::convert::{at, i32_of, limit_i64, ts, u32_of};
 use crate::database::DatabaseUrl;
 use crate::errors::{corrupt, from_diesel};
-use crate::statement::{Statement, Value};
+use crate::statement::{Statement, Value, only_row};
 
 /// The channel the triggers NOTIFY and [`listen`] LISTENs on.
 pub const CHANNEL: &str = "clickwrap_webhooks";
@@ -306,8 +306,9 @@ impl DeliveryStore for PgStore {
                 Value::Uuid(*owner.as_uuid()),
             ],
         )
-        .get_result(&mut conn)
+        .load(&mut conn)
         .await
+        .and_then(only_row)
         .map_err(from_diesel)?;
         Ok(row.updated)
     }
@@ -339,8 +340,9 @@ impl DeliveryStore for PgStore {
              SELECT (SELECT count(*) FROM released) AS released, (SELECT count(*) FROM notified) AS notified",
             vec![Value::Uuid(*owner.as_uuid())],
         )
-        .get_result(&mut conn)
+        .load(&mut conn)
         .await
+        .and_then(only_row)
         .map_err(from_diesel)?;
         u64::try_from(row.released).map_err(|_| corrupt("released count", row.released))
     }

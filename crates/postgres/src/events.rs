@@ -29,7 +29,7 @@ use crate::PgStore;
 use crate::convert::{at, count_i64, count_u64, hash32, i32_of, limit_i64, ts, u32_of};
 use crate::errors::{corrupt, from_diesel};
 use crate::schema::{certificates, clickwrap_events as events, re_accept_requests, webhook_deliveries};
-use crate::statement::{Statement, Value};
+use crate::statement::{Statement, Value, only_row};
 use crate::tenants::period_usage;
 use futures_util::future::try_join4;
 
@@ -534,8 +534,9 @@ async fn commit_unlimited_verification(
         Value::MaybeBytes(Some(record.ledger_leaf.salt.to_vec())),
     ];
     let row: Verified = Statement::new(VERIFY_UNLIMITED_SQL, values)
-        .get_result(conn)
+        .load(conn)
         .await
+        .and_then(only_row)
         .map_err(|e| CommitVerificationError::from(from_diesel(e)))?;
     if row.verified {
         return Ok(());

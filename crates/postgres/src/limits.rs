@@ -9,7 +9,7 @@ use crate::PgStore;
 use crate::convert::{at, count_u64};
 use crate::errors::from_diesel;
 use crate::schema::rate_limit_windows as windows;
-use crate::statement::{Statement, Value};
+use crate::statement::{Statement, Value, only_row};
 
 #[derive(QueryableByName)]
 struct Hits {
@@ -33,8 +33,9 @@ impl RateLimitStore for PgStore {
                 Value::At(at(window_start)),
             ],
         )
-        .get_result(&mut conn)
+        .load(&mut conn)
         .await
+        .and_then(only_row)
         .map_err(from_diesel)?;
         let hits = row.hits;
         count_u64(hits, "rate limit count")

@@ -78,6 +78,16 @@ impl QueryFragment<Pg> for Statement {
     }
 }
 
+/// The one row of a statement that changes data, read with `load` rather than `get_result`.
+///
+/// diesel-async's `get_result` answers at the first row PostgreSQL sends, without waiting for the
+/// statement to finish: data-modifying CTEs that the row does not read run after it is sent, and
+/// outside a transaction the commit comes later still. A failing insert or a crash there would undo
+/// what the row announced. `load` reads to the end of the statement (its commit included).
+pub(crate) fn only_row<T>(rows: Vec<T>) -> QueryResult<T> {
+    rows.into_iter().next().ok_or(diesel::result::Error::NotFound)
+}
+
 impl QueryId for Statement {
     type QueryId = ();
     // Cached by its SQL text instead of a type.

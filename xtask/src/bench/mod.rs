@@ -5,7 +5,7 @@
 //! are shared and noisy, so an absolute figure alone says little.
 
 mod bundle;
-mod service;
+pub(crate) mod service;
 mod storage;
 mod webhooks;
 
@@ -71,7 +71,7 @@ fn database_server() -> Result<DatabaseUrl, String> {
     DatabaseUrl::parse(&text).map_err(|e| format!("CLICKWRAP_TEST_DATABASE_URL: {e}"))
 }
 
-async fn connect(url: &DatabaseUrl) -> Result<AsyncPgConnection, String> {
+pub(crate) async fn connect(url: &DatabaseUrl) -> Result<AsyncPgConnection, String> {
     AsyncPgConnection::establish(&url.expose()).await.map_err(|e| format!("cannot connect to {url}: {e}"))
 }
 

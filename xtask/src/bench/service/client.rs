@@ -7,13 +7,13 @@ use std::net::SocketAddr;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::SendRequest;
-use hyper::{Method, Request, StatusCode};
+use hyper::{HeaderMap, Method, Request, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use tokio::net::TcpStream;
 
 /// One connection to the service.
-pub(super) struct Connection {
+pub(crate) struct Connection {
     sender: SendRequest<Full<Bytes>>,
     host: String,
 }
@@ -24,21 +24,22 @@ impl std::fmt::Debug for Connection {
     }
 }
 
-/// An answer: status and body.
+/// An answer: status, headers and body.
 #[derive(Debug)]
-pub(super) struct Answer {
-    pub(super) status: StatusCode,
-    pub(super) body: Bytes,
+pub(crate) struct Answer {
+    pub(crate) status: StatusCode,
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: Bytes,
 }
 
 impl Answer {
-    pub(super) fn json(&self) -> Result<Value, String> {
+    pub(crate) fn json(&self) -> Result<Value, String> {
         serde_json::from_slice(&self.body)
             .map_err(|e| format!("answer {} is not JSON ({e}): {}", self.status, String::from_utf8_lossy(&self.body)))
     }
 
     /// The JSON body if the status is `expected`, else an error that shows what came instead.
-    pub(super) fn expect(self, expected: u16, what: &str) -> Result<Value, String> {
+    pub(crate) fn expect(self, expected: u16, what: &str) -> Result<Value, String> {
         if self.status.as_u16() == expected {
             self.json()
         } else {
@@ -48,7 +49,7 @@ impl Answer {
 }
 
 impl Connection {
-    pub(super) async fn open(address: SocketAddr) -> Result<Self, String> {
+    pub(crate) async fn open(address: SocketAddr) -> Result<Self, String> {
         let tcp = TcpStream::connect(address).await.map_err(|e| format!("cannot connect to {address}: {e}"))?;
         tcp.set_nodelay(true).map_err(|e| e.to_string())?;
         let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(tcp))
@@ -59,7 +60,7 @@ impl Connection {
     }
 
     /// Sends one request; `body` is sent as JSON.
-    pub(super) async fn send(
+    pub(crate) async fn send(
         &mut self,
         method: Method,
         path: &str,
@@ -81,13 +82,14 @@ impl Connection {
         self.sender.ready().await.map_err(|e| format!("connection lost before {path}: {e}"))?;
         let response = self.sender.send_request(request).await.map_err(|e| format!("{path} failed: {e}"))?;
         let status = response.status();
+        let headers = response.headers().clone();
         let body = response.into_body().collect().await.map_err(|e| format!("{path}: body lost: {e}"))?.to_bytes();
-        Ok(Answer { status, body })
+        Ok(Answer { status, headers, body })
     }
 }
 
 /// Percent-encodes a query parameter value (everything but RFC 3986's unreserved characters).
-pub(super) fn query_value(text: &str) -> String {
+pub(crate) fn query_value(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {

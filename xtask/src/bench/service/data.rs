@@ -17,44 +17,44 @@ use super::client::{Connection, query_value};
 
 /// A published version as the public API shows it.
 #[derive(Debug, Clone)]
-pub(super) struct Version {
-    pub(super) major: i64,
-    pub(super) minor: i64,
-    pub(super) effective_at: String,
-    pub(super) language: String,
-    pub(super) content_hash: String,
-    pub(super) content: String,
+pub(crate) struct Version {
+    pub(crate) major: i64,
+    pub(crate) minor: i64,
+    pub(crate) effective_at: String,
+    pub(crate) language: String,
+    pub(crate) content_hash: String,
+    pub(crate) content: String,
 }
 
 #[derive(Debug, Clone)]
-pub(super) struct Template {
-    pub(super) id: String,
-    pub(super) name: String,
-    pub(super) current: Version,
+pub(crate) struct Template {
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) current: Version,
     /// The version before the current major (1.1), which some end users accepted last.
-    pub(super) older: Version,
+    pub(crate) older: Version,
 }
 
 /// The app and templates the load runs against.
 #[derive(Debug, Clone)]
-pub(super) struct Installation {
-    pub(super) app_id: String,
-    pub(super) app_key: String,
-    pub(super) webhook_secret: String,
-    pub(super) templates: Vec<Template>,
+pub(crate) struct Installation {
+    pub(crate) app_id: String,
+    pub(crate) app_key: String,
+    pub(crate) webhook_secret: String,
+    pub(crate) templates: Vec<Template>,
 }
 
-pub(super) const OPERATOR: &str = "/operator/v1";
-pub(super) const PUBLIC: &str = "/public-client/v1";
+pub(crate) const OPERATOR: &str = "/operator/v1";
+pub(crate) const PUBLIC: &str = "/public-client/v1";
 
 /// The end user id of number `u` (also in the load scripts).
-pub(super) fn end_user(u: u64) -> String {
+pub(crate) fn end_user(u: u64) -> String {
     format!("bench-user-{u:06}")
 }
 
 /// Makes the app (its webhook pointing at `webhook_url`) and `templates` templates with versions
 /// 1.0, 1.1 and 2.0, published with effective dates in the past, through the operator API.
-pub(super) async fn install(
+pub(crate) async fn install(
     connection: &mut Connection,
     operator_token: &str,
     webhook_url: &str,
@@ -158,7 +158,7 @@ fn agreement(k: u32, version: &str) -> String {
 
 /// Writes one verified event per end user and template (see the module's rule), with the events'
 /// secondary indexes set aside during the load, then VACUUM ANALYZE.
-pub(super) async fn fill(
+pub(crate) async fn fill(
     conn: &mut AsyncPgConnection,
     installation: &Installation,
     end_users: u64,
@@ -242,12 +242,12 @@ WHERE a.id = '{app}';
 }
 
 /// Whether end user `u` accepted template `k`'s current version (the rule above).
-pub(super) fn accepted_current(u: u64, k: u64) -> bool {
+pub(crate) fn accepted_current(u: u64, k: u64) -> bool {
     !(u + k).is_multiple_of(10) && (3 * u + k) % 20 != 1
 }
 
 /// Checks the rule against the service: a few pairs of each kind, through `GET /clickwrap`.
-pub(super) async fn check_rule(
+pub(crate) async fn check_rule(
     connection: &mut Connection,
     installation: &Installation,
     end_users: u64,

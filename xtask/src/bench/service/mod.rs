@@ -15,11 +15,11 @@
 //! Goals are reported, not enforced: the command fails only when something does not work (an error
 //! answer, a lost delivery, a bad webhook signature).
 
-mod client;
-mod data;
+pub(crate) mod client;
+pub(crate) mod data;
 mod flows;
-mod receiver;
-mod server;
+pub(crate) mod receiver;
+pub(crate) mod server;
 mod tools;
 
 use std::path::{Path, PathBuf};
@@ -114,7 +114,7 @@ pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
         if quick { " (quick)" } else { "" }
     );
     let tools = Tools::find_or_install()?;
-    let binary = server::build_release(root)?;
+    let binary = server::build(root, true)?;
     let out = root.join("target").join("bench");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -30,8 +30,8 @@ struct Delivery {
 }
 
 #[derive(Debug)]
-pub(super) struct Receiver {
-    pub(super) address: SocketAddr,
+pub(crate) struct Receiver {
+    pub(crate) address: SocketAddr,
     log: Arc<Mutex<Vec<Delivery>>>,
     /// How many deliveries of the log are checked, and what they came to.
     checked: Mutex<(usize, Arrivals)>,
@@ -40,18 +40,18 @@ pub(super) struct Receiver {
 
 /// What arrived, checked.
 #[derive(Debug, Default, Clone)]
-pub(super) struct Arrivals {
+pub(crate) struct Arrivals {
     /// Arrival time of each delivered event, first arrival only.
-    pub(super) by_event: HashMap<String, Instant>,
+    pub(crate) by_event: HashMap<String, Instant>,
     /// Deliveries in all (a redelivered event counts each time).
-    pub(super) deliveries: usize,
+    pub(crate) deliveries: usize,
     /// Deliveries whose signature did not check out, or whose body had no event id.
-    pub(super) bad: usize,
+    pub(crate) bad: usize,
 }
 
 impl Receiver {
     /// Starts the receiver and writes the CA's certificate to `ca_file`.
-    pub(super) async fn start(ca_file: &Path) -> Result<Self, String> {
+    pub(crate) async fn start(ca_file: &Path) -> Result<Self, String> {
         let tls = tls(ca_file)?;
         let listener = TcpListener::bind("127.0.0.1:0").await.map_err(|e| format!("receiver: {e}"))?;
         let address = listener.local_addr().map_err(|e| e.to_string())?;
@@ -88,17 +88,17 @@ impl Receiver {
         Ok(Self { address, log, checked: Mutex::default(), task })
     }
 
-    pub(super) fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("https://127.0.0.1:{}/clickwrap-webhook", self.address.port())
     }
 
     /// Every delivery so far, each signature checked with `secret`.
-    pub(super) fn arrivals(&self, secret: &str) -> Arrivals {
+    pub(crate) fn arrivals(&self, secret: &str) -> Arrivals {
         self.with_arrivals(secret, Arrivals::clone)
     }
 
     /// How many of `events` have not arrived yet.
-    pub(super) fn missing<'a>(&self, secret: &str, events: impl Iterator<Item = &'a String>) -> usize {
+    pub(crate) fn missing<'a>(&self, secret: &str, events: impl Iterator<Item = &'a String>) -> usize {
         self.with_arrivals(secret, |arrivals| events.filter(|id| !arrivals.by_event.contains_key(*id)).count())
     }
 

@@ -1,5 +1,5 @@
-//! The release server as an operator runs it: built with cargo, started as a process of its own
-//! with its settings in the environment, stopped with SIGTERM. A sampler thread reads its resident
+//! The server as an operator runs it: built with cargo, started as a process of its own
+//! with its settings in the environment, stopped with SIGTERM (or killed). A sampler thread reads its resident
 //! memory from /proc ten times a second.
 
 use std::ffi::OsString;
@@ -15,24 +15,29 @@ use hyper::Method;
 
 use super::client::Connection;
 
-/// Builds `clickwrap-server` in release mode and returns the binary's path.
-pub(super) fn build_release(root: &Path) -> Result<PathBuf, String> {
-    println!("    building the release server (cargo build --release -p clickwrap-server)");
+/// Builds `clickwrap-server` (in release mode when `release`) and returns the binary's path.
+pub(crate) fn build(root: &Path, release: bool) -> Result<PathBuf, String> {
+    let profile = if release { "release" } else { "debug" };
+    println!(
+        "    building the {profile} server (cargo build{} -p clickwrap-server)",
+        if release { " --release" } else { "" }
+    );
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
-    let status = Command::new(cargo)
-        .args(["build", "--release", "--locked", "-p", "clickwrap-server"])
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let mut command = Command::new(cargo);
+    command.args(["build", "--locked", "-p", "clickwrap-server"]).current_dir(root);
+    if release {
+        command.arg("--release");
+    }
+    let status = command.status().map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {
-        return Err(format!("building the release server failed ({status})"));
+        return Err(format!("building the {profile} server failed ({status})"));
     }
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
-    Ok(target.join("release").join("clickwrap-server"))
+    Ok(target.join(profile).join("clickwrap-server"))
 }
 
 /// Runs the binary once with `args` and `env` and returns its standard output.
-pub(super) fn run_once(binary: &Path, args: &[&str], env: &[(&str, String)]) -> Result<String, String> {
+pub(crate) fn run_once(binary: &Path, args: &[&str], env: &[(&str, String)]) -> Result<String, String> {
     let output = Command::new(binary)
         .args(args)
         .envs(env.iter().map(|(k, v)| (k, v)))
@@ -52,15 +57,15 @@ pub(super) fn run_once(binary: &Path, args: &[&str], env: &[(&str, String)]) -> 
 }
 
 /// A free port on 127.0.0.1 (asked of the kernel, then released for the server to take).
-pub(super) fn free_address() -> Result<SocketAddr, String> {
+pub(crate) fn free_address() -> Result<SocketAddr, String> {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map_err(|e| format!("no free port: {e}"))
 }
 
 /// A running server.
 #[derive(Debug)]
-pub(super) struct Server {
+pub(crate) struct Server {
     child: Child,
-    pub(super) address: SocketAddr,
+    pub(crate) address: SocketAddr,
     log: PathBuf,
     memory: Arc<Mutex<Vec<(Instant, u64)>>>,
     sampling: Arc<AtomicBool>,
@@ -68,7 +73,7 @@ pub(super) struct Server {
 
 impl Server {
     /// Starts `serve` on `address` and waits until /readyz answers 200. Its log goes to `log`.
-    pub(super) async fn start(
+    pub(crate) async fn start(
         binary: &Path,
         address: SocketAddr,
         env: &[(&str, String)],
@@ -126,25 +131,32 @@ impl Server {
     }
 
     /// The resident memory now, in MiB.
-    pub(super) fn resident_mib(&self) -> f64 {
+    pub(crate) fn resident_mib(&self) -> f64 {
         resident_kib(Path::new(&format!("/proc/{}/status", self.child.id()))).map_or(0.0, |kib| kib as f64 / 1024.0)
     }
 
     /// The highest resident memory sampled since `since`, in MiB.
-    pub(super) fn peak_mib_since(&self, since: Instant) -> f64 {
+    pub(crate) fn peak_mib_since(&self, since: Instant) -> f64 {
         let samples = self.memory.lock().unwrap_or_else(PoisonError::into_inner);
         samples.iter().filter(|(at, _)| *at >= since).map(|(_, kib)| *kib).max().map_or(0.0, |kib| kib as f64 / 1024.0)
     }
 
     /// The last lines of the server's log.
-    pub(super) fn log_tail(&self) -> String {
+    pub(crate) fn log_tail(&self) -> String {
         let text = std::fs::read_to_string(&self.log).unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
         lines.iter().skip(lines.len().saturating_sub(20)).copied().collect::<Vec<_>>().join("\n")
     }
 
+    /// Kills the server with SIGKILL, as a crash or the OOM killer would: no shutdown at all.
+    pub(crate) fn kill(mut self) {
+        self.sampling.store(false, Ordering::Relaxed);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Stops the server with SIGTERM (as an orchestrator would), waiting up to 30 s before killing it.
-    pub(super) fn stop(mut self) -> Result<(), String> {
+    pub(crate) fn stop(mut self) -> Result<(), String> {
         self.sampling.store(false, Ordering::Relaxed);
         let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
         let deadline = Instant::now() + Duration::from_secs(30);
