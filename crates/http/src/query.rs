@@ -107,7 +107,7 @@ fn documented_query_parameters(document: &Value) -> HashMap<(String, String), Ha
 
 /// 400 naming the first query parameter that the matched API operation does not document (the
 /// console's pages and the server's own routes are left alone).
-/// Credentials in the query string are left to the authentication extractors, which answer 401;
+/// A query with credentials in it is left to the authentication extractors, which answer 401;
 /// CORS preflights carry the query of the request they ask about, so they are not checked.
 pub(crate) async fn reject_unknown_parameters(
     request: ServiceRequest,
@@ -115,12 +115,13 @@ pub(crate) async fn reject_unknown_parameters(
 ) -> Result<ServiceResponse<BoxBody>, Error> {
     let is_api =
         |pattern: &String| pattern.starts_with(crate::PUBLIC_PREFIX) || pattern.starts_with(crate::OPERATOR_PREFIX);
-    let checked = request.method() != actix_web::http::Method::OPTIONS;
+    // Credentials in the query are answered 401 by authentication, whatever else the query holds.
+    let checked = request.method() != actix_web::http::Method::OPTIONS && !carries_credentials(request.query_string());
     let unknown = request.match_pattern().filter(|pattern| checked && is_api(pattern)).and_then(|pattern| {
         let documented = DOCUMENTED_QUERY_PARAMETERS.get(&(request.method().as_str().to_owned(), pattern))?;
         form_urlencoded::parse(request.query_string().as_bytes())
             .map(|(name, _)| name.into_owned())
-            .find(|name| !documented.contains(name) && !is_credential(name))
+            .find(|name| !documented.contains(name))
     });
     match unknown {
         Some(name) => {

@@ -84,12 +84,16 @@ fn expected_list_answer(pairs: &[(String, String)], genuine_cursor: &str) -> (u1
     if pairs.iter().any(|(name, _)| matches!(folded(name).as_str(), "xappid" | "xappkey" | "appkey")) {
         return (401, Some("UNAUTHORIZED"));
     }
+    let invalid = (400, Some("VALIDATION_FAILED"));
+    // A parameter the operation does not document is refused, not ignored.
+    if pairs.iter().any(|(name, _)| !EVENT_PARAMETERS.contains(&name.as_str())) {
+        return invalid;
+    }
     let value = |name: &str| -> Result<Option<&str>, ()> {
         let mut values = pairs.iter().filter(|(n, _)| n == name).map(|(_, v)| v.as_str());
         let first = values.next();
         if values.next().is_some() { Err(()) } else { Ok(first) }
     };
-    let invalid = (400, Some("VALIDATION_FAILED"));
     let valid = |name: &str, rule: Rule| value(name).map(|v| v.is_none_or(rule)).unwrap_or(false);
     let checks: [(&str, Rule); 6] = [
         ("clickwrapEventStatus", |v| v == "ACCEPTED" || v == "DECLINED"),
