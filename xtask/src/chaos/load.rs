@@ -11,8 +11,6 @@ use std::time::{Duration, Instant};
 
 use hyper::{Method, StatusCode};
 use serde_json::{Value, json};
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
 use crate::bench::service::client::{Answer, Connection};
 use crate::bench::service::data::{Installation, PUBLIC};
@@ -121,26 +119,7 @@ impl Worker {
     /// One flow for a new end user.
     async fn flow(&mut self, n: u64) -> Result<(), String> {
         let installation = self.installation.clone();
-        let count = installation.templates.len().max(1) as u64;
-        let template = installation
-            .templates
-            .get(usize::try_from(n % count).unwrap_or(0))
-            .ok_or("the installation has no templates")?;
-        let version = &template.current;
-        let action = json!({
-            "appId": installation.app_id,
-            "clickwrapTemplateId": template.id,
-            "clickwrapTemplateVersion": version.major,
-            "clickwrapTemplateVersionMinor": version.minor,
-            "endUserId": format!("chaos-{n}"),
-            "action": "ACCEPTED",
-            "language": version.language,
-            "templatePlaceholders": null,
-            "contentHash": version.content_hash,
-            "presentedAt": OffsetDateTime::now_utc().format(&Rfc3339).unwrap_or_default(),
-            "presentation": {"mode": "DIALOG", "agreementMode": "SCROLL", "acceptLabel": "Accept", "checkboxLabel": null},
-        });
-        let ip = format!("10.{}.{}.{}", n / 65_536 % 256, n / 256 % 256, n % 256);
+        let (action, ip) = installation.acceptance(n, &format!("chaos-{n}"))?;
         let headers = [("x-forwarded-for", ip.as_str()), ("user-agent", "Mozilla/5.0 (chaos)")];
         let (recorded, _) =
             self.send_until_answered(Side::Browser, &format!("{PUBLIC}/clickwrap"), &headers, &action).await?;

@@ -44,6 +44,35 @@ pub(crate) struct Installation {
     pub(crate) templates: Vec<Template>,
 }
 
+impl Installation {
+    /// The `POST /clickwrap` body of an acceptance by `end_user_id`, of template `n` modulo their
+    /// number, and the client address it comes from (one per flow, so rate limits stay out of the way).
+    pub(crate) fn acceptance(&self, n: u64, end_user_id: &str) -> Result<(serde_json::Value, String), String> {
+        let count = self.templates.len().max(1) as u64;
+        let template =
+            self.templates.get(usize::try_from(n % count).unwrap_or(0)).ok_or("the installation has no templates")?;
+        let version = &template.current;
+        let action = serde_json::json!({
+            "appId": self.app_id,
+            "clickwrapTemplateId": template.id,
+            "clickwrapTemplateVersion": version.major,
+            "clickwrapTemplateVersionMinor": version.minor,
+            "endUserId": end_user_id,
+            "action": "ACCEPTED",
+            "language": version.language,
+            "templatePlaceholders": null,
+            "contentHash": version.content_hash,
+            "presentedAt": time::OffsetDateTime::now_utc()
+                .format(&time::format_description::well_known::Rfc3339)
+                .unwrap_or_default(),
+            "presentation": {"mode": "DIALOG", "agreementMode": "SCROLL", "acceptLabel": "Accept", "checkboxLabel": null},
+            "clientMetadata": {"screen": "1920x1080", "timezone": "Europe/Berlin"},
+        });
+        let ip = format!("10.{}.{}.{}", 200 + n / 65_536 % 50, n / 256 % 256, n % 256);
+        Ok((action, ip))
+    }
+}
+
 pub(crate) const OPERATOR: &str = "/operator/v1";
 pub(crate) const PUBLIC: &str = "/public-client/v1";
 

@@ -11,8 +11,6 @@ use std::time::{Duration, Instant};
 
 use hyper::Method;
 use serde_json::json;
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
 use super::client::Connection;
 use super::data::{Installation, PUBLIC};
@@ -141,27 +139,7 @@ impl Worker {
     /// One flow for a new end user; returns the verified event's id.
     async fn flow(&self, browser: &mut Connection, backend: &mut Connection, n: u64) -> Result<String, String> {
         let installation = &self.installation;
-        let count = installation.templates.len().max(1) as u64;
-        let template = installation
-            .templates
-            .get(usize::try_from(n % count).unwrap_or(0))
-            .ok_or("the installation has no templates")?;
-        let version = &template.current;
-        let action = json!({
-            "appId": installation.app_id,
-            "clickwrapTemplateId": template.id,
-            "clickwrapTemplateVersion": version.major,
-            "clickwrapTemplateVersionMinor": version.minor,
-            "endUserId": format!("bench-{}-{n}", self.run),
-            "action": "ACCEPTED",
-            "language": version.language,
-            "templatePlaceholders": null,
-            "contentHash": version.content_hash,
-            "presentedAt": OffsetDateTime::now_utc().format(&Rfc3339).unwrap_or_default(),
-            "presentation": {"mode": "DIALOG", "agreementMode": "SCROLL", "acceptLabel": "Accept", "checkboxLabel": null},
-            "clientMetadata": {"screen": "1920x1080", "timezone": "Europe/Berlin"},
-        });
-        let ip = format!("10.{}.{}.{}", 200 + n / 65_536 % 50, n / 256 % 256, n % 256);
+        let (action, ip) = installation.acceptance(n, &format!("bench-{}-{n}", self.run))?;
         let headers = [("x-forwarded-for", ip.as_str()), ("user-agent", "Mozilla/5.0 (bench)")];
         let recorded = browser
             .send(Method::POST, &format!("{PUBLIC}/clickwrap"), &headers, Some(&action))
