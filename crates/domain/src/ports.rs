@@ -589,7 +589,8 @@ pub trait DeliveryStore: Send + Sync + Debug {
 
     /// Sends a delivery again: a DELIVERED, FAILED or DISABLED one becomes PENDING, due at `now`,
     /// with a new round of attempts (the retry schedule starts over; the attempt count and history
-    /// stay); a PENDING one becomes due at `now` if it was due later. Audited. Whether it exists.
+    /// stay); a PENDING one becomes due at `now` if it was due later. Any lease ends, so an attempt
+    /// in flight is history but no longer decides the delivery. Audited. Whether it exists.
     async fn redeliver(
         &self,
         tenant: TenantId,

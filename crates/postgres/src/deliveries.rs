@@ -447,14 +447,15 @@ async fn redeliver(
     id: DeliveryId,
     now: Timestamp,
 ) -> diesel::QueryResult<usize> {
-    // In SET, `state` is the value before the update.
+    // In SET, `state` is the value before the update. The lease goes in every case: an attempt in
+    // flight must not overwrite the redelivery with its own outcome.
     Statement::new(
         "UPDATE webhook_deliveries SET \
              state = 'PENDING', \
              next_attempt_at = CASE WHEN state = 'PENDING' THEN LEAST(next_attempt_at, $3) ELSE $3 END, \
              round_attempts = CASE WHEN state = 'PENDING' THEN round_attempts ELSE 0 END, \
-             lease_owner = CASE WHEN state = 'PENDING' THEN lease_owner END, \
-             lease_until = CASE WHEN state = 'PENDING' THEN lease_until END \
+             lease_owner = NULL, \
+             lease_until = NULL \
          WHERE tenant_id = $1 AND id = $2",
         vec![Value::Uuid(*tenant.as_uuid()), Value::Uuid(*id.as_uuid()), Value::At(at(now))],
     )

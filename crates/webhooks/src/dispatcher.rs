@@ -406,7 +406,10 @@ impl Inner {
             match self.store.record_attempt(self.owner, attempt, outcome).await {
                 Ok(true) => return true,
                 Ok(false) => {
-                    tracing::warn!(delivery = %attempt.delivery_id, "the delivery's lease ran out during the attempt");
+                    tracing::warn!(
+                        delivery = %attempt.delivery_id,
+                        "the delivery's lease ran out, or it was redelivered, during the attempt"
+                    );
                     return false;
                 }
                 Err(error) => {
@@ -416,7 +419,8 @@ impl Inner {
                 }
             }
         }
-        tracing::error!(delivery = %attempt.delivery_id, "a webhook attempt could not be recorded; it will be sent again");
+        // Not an error of ours: the database is away, and the lease makes the delivery due again.
+        tracing::warn!(delivery = %attempt.delivery_id, "a webhook attempt could not be recorded; it will be sent again");
         false
     }
 

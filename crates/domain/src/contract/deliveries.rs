@@ -30,6 +30,7 @@ pub async fn delivery_store_contract(stores: &Stores<'_>, deliveries: &dyn Deliv
     c.disabling_needs_the_lease().await;
     c.released_leases_are_claimable_at_once().await;
     c.redelivery_starts_a_new_round().await;
+    c.redelivery_of_a_delivery_in_flight_is_not_overwritten_by_its_attempt().await;
     c.lists_newest_first_with_attempts_and_pages().await;
     c.deliveries_are_scoped_to_their_tenant().await;
     c.concurrent_claims_never_share_a_delivery().await;
@@ -267,6 +268,28 @@ impl Check<'_> {
         assert_eq!(self.deliveries.release_leases(stopping).await.unwrap(), 1);
         let taken = self.claim(owner(), secs(w, 1), secs(w, 60), 10).await;
         assert_eq!(ids(&taken), BTreeSet::from([delivery.id]), "a released lease is free before it would expire");
+    }
+
+    async fn redelivery_of_a_delivery_in_flight_is_not_overwritten_by_its_attempt(&self) {
+        let w = window();
+        self.drain(secs(w, 3000)).await;
+        let delivery = self.due_seeded(w).await;
+        let a = owner();
+        let in_flight = self.claim(a, w, secs(w, 60), 10).await;
+        assert_eq!(ids(&in_flight), BTreeSet::from([delivery.id]));
+
+        let tenant = delivery.tenant_id;
+        assert!(self.deliveries.redeliver(tenant, delivery.id, secs(w, 5), &fixtures::audit(tenant)).await.unwrap());
+        let failed = attempt(&in_flight[0], secs(w, 6), Some(500));
+        assert!(
+            !self.deliveries.record_attempt(a, &failed, AttemptOutcome::Failed).await.unwrap(),
+            "the attempt in flight lost its lease to the redelivery"
+        );
+        let stored = self.find(tenant, delivery.id).await;
+        assert_eq!(stored.state, DeliveryState::Pending, "the redelivery stands");
+        assert_eq!(stored.next_attempt_at, Some(w), "still due (it was due before the redelivery's moment)");
+        let again = self.claim(owner(), secs(w, 7), secs(w, 60), 10).await;
+        assert_eq!(ids(&again), BTreeSet::from([delivery.id]), "sent again before its old lease would end");
     }
 
     async fn redelivery_starts_a_new_round(&self) {

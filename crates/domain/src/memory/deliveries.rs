@@ -169,8 +169,9 @@ impl DeliveryStore for MemoryStore {
             delivery.state = DeliveryState::Pending;
             delivery.next_attempt_at = Some(now);
             webhooks.round_attempts.insert(id, 0);
-            webhooks.leases.remove(&id);
         }
+        // An attempt in flight no longer decides the delivery: it is sent again, as asked.
+        webhooks.leases.remove(&id);
         Ok(true)
     }
 }
