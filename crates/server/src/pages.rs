@@ -3,10 +3,12 @@
 //! certificates, signing the demo operator in to the console), which plays the part of an
 //! operator's own server.
 
+use std::io::Write as _;
 use std::sync::Arc;
 
-use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::http::header::{self, AcceptEncoding, ContentEncoding, Encoding};
+use actix_web::web::Bytes;
+use actix_web::{HttpMessage as _, HttpRequest, HttpResponse, web};
 use base64ct::{Base64, Encoding as _};
 use clickwrap_console::ConsoleState;
 use clickwrap_domain::EventId;
@@ -18,26 +20,81 @@ use serde_json::Value;
 use crate::demo::DemoCredentials;
 
 /// `/sdk/v1/clickwrap.js` and `.mjs`, cacheable, with an `ETag` (`HEAD` too, as every GET route).
+/// Every page that embeds a clickwrap loads the script, so it is compressed once, here, at the
+/// best levels (brotli 11, gzip 9), which on-the-fly compression of other answers cannot afford.
 pub(crate) fn sdk_routes(config: &mut web::ServiceConfig) {
     for (path, text) in [(sdk::CLICKWRAP_JS_PATH, sdk::CLICKWRAP_JS), (sdk::CLICKWRAP_MJS_PATH, sdk::CLICKWRAP_MJS)] {
-        // Hashed once, here: every page that embeds a clickwrap loads the script.
-        let etag: Arc<str> = sdk::etag(text).into();
+        let script = Arc::new(Script::new(text));
         let serve = move |request: HttpRequest| {
-            let etag = etag.clone();
-            async move { script(&request, text, &etag) }
+            let script = script.clone();
+            async move { script.answer(&request) }
         };
         config.service(web::resource(path).route(web::get().to(serve)));
     }
 }
 
-fn script(request: &HttpRequest, text: &'static str, etag: &str) -> HttpResponse {
-    let fresh = request.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag);
-    let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
-    response
-        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-        .insert_header((header::ETAG, etag.to_owned()))
-        .insert_header((header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"));
-    if fresh { response.finish() } else { response.content_type(sdk::JAVASCRIPT_CONTENT_TYPE).body(text) }
+/// One SDK file in each encoding it is sent in, each with its own entity tag.
+struct Script {
+    identity: &'static str,
+    brotli: Vec<u8>,
+    gzip: Vec<u8>,
+    etag: String,
+}
+
+impl Script {
+    fn new(text: &'static str) -> Self {
+        Self { identity: text, brotli: brotli_best(text), gzip: gzip_best(text), etag: sdk::etag(text) }
+    }
+
+    fn answer(&self, request: &HttpRequest) -> HttpResponse {
+        let offered = [ContentEncoding::Brotli, ContentEncoding::Gzip, ContentEncoding::Identity].map(Encoding::Known);
+        let encoding = request
+            .get_header::<AcceptEncoding>()
+            .and_then(|accepted| accepted.negotiate(offered.iter()))
+            .map_or(ContentEncoding::Identity, |chosen| match chosen {
+                Encoding::Known(known) => known,
+                Encoding::Unknown(_) => ContentEncoding::Identity,
+            });
+        let (body, etag): (Bytes, String) = match encoding {
+            ContentEncoding::Brotli => (Bytes::copy_from_slice(&self.brotli), self.etag_of("br")),
+            ContentEncoding::Gzip => (Bytes::copy_from_slice(&self.gzip), self.etag_of("gzip")),
+            _ => (Bytes::from_static(self.identity.as_bytes()), self.etag.clone()),
+        };
+        let fresh = request.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(&etag);
+        let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
+        response
+            .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+            .insert_header((header::VARY, "Accept-Encoding"))
+            .insert_header((header::ETAG, etag))
+            .insert_header((header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"));
+        if encoding != ContentEncoding::Identity {
+            // Set here, the answer is left alone by the compression of other answers.
+            response.insert_header((header::CONTENT_ENCODING, encoding.as_str()));
+        }
+        if fresh { response.finish() } else { response.content_type(sdk::JAVASCRIPT_CONTENT_TYPE).body(body) }
+    }
+
+    /// A representation's own strong tag: `"<hash>"` becomes `"<hash>-br"`.
+    fn etag_of(&self, encoding: &str) -> String {
+        format!("{}-{encoding}\"", self.etag.trim_end_matches('"'))
+    }
+}
+
+fn brotli_best(text: &str) -> Vec<u8> {
+    let mut compressed = Vec::new();
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut compressed, 4096, 11, 22);
+        // Writing to a Vec cannot fail.
+        let _ = writer.write_all(text.as_bytes());
+    }
+    compressed
+}
+
+fn gzip_best(text: &str) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing to a Vec cannot fail.
+    let _ = encoder.write_all(text.as_bytes());
+    encoder.finish().unwrap_or_default()
 }
 
 /// `/demo`, `POST /demo/verify`, `GET /demo/certificate/{id}` for the demo installation.

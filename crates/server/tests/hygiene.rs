@@ -52,6 +52,16 @@ fn the_sdk_goes_out_compressed_and_answers_head() {
     );
     assert!(gzip.body.len() * 2 < identity.body.len(), "gzip {} of {}", gzip.body.len(), identity.body.len());
     assert!(brotli.body.len() < gzip.body.len(), "br {} gzip {}", brotli.body.len(), gzip.body.len());
+    // Compressed once at the best level: within the SDK's budget of 15 KB gzipped.
+    assert!(gzip.body.len() <= 15 * 1024, "gzip {}", gzip.body.len());
+
+    // Each representation has its own tag, and a cache revalidates the one it holds.
+    let tags = [&identity, &gzip, &brotli].map(|answer| answer.header("etag").unwrap().to_owned());
+    assert!(tags[0] != tags[1] && tags[1] != tags[2] && tags[0] != tags[2], "{tags:?}");
+    let revalidated = fetch(&[("Accept-Encoding", "br"), ("If-None-Match", tags[2].as_str())]);
+    assert_eq!((revalidated.status, revalidated.body.len()), (304, 0));
+    let other_representation = fetch(&[("Accept-Encoding", "gzip"), ("If-None-Match", tags[2].as_str())]);
+    assert_eq!(other_representation.status, 200);
 
     // HEAD: the GET's headers, its length, no body.
     let head = request(&server.address, "HEAD", sdk::CLICKWRAP_JS_PATH, &[], b"");
