@@ -1223,6 +1223,8 @@ async fn an_overlap_out_of_range_or_not_whole_seconds_is_refused_and_changes_not
     h.call(get(&format!("{V1}/clickwrap-templates")).app(&a)).await.expect(200);
     h.call(op_json(Method::POST, &path, &a.token, &json!({"expireOldAfterSecs": 604_800}))).await.expect(200);
     h.call(get(&format!("{V1}/clickwrap-templates")).app(&a)).await.expect(200);
+    // A whole number is one however JSON writes it (JSON Schema's `integer`).
+    h.call(op_json(Method::POST, &path, &a.token, &json!({"expireOldAfterSecs": 600.0}))).await.expect(200);
 }
 
 /// The lost update of the issue: a PATCH that read the app before a rotation wrote the old App

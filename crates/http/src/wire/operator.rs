@@ -302,7 +302,8 @@ impl RegenerateAppKeyBody {
     pub(crate) fn try_into_domain(self) -> ApiResult<AppKeyOverlap> {
         let secs = match self.expire_old_after_secs {
             None | Some(Value::Null) => return Ok(AppKeyOverlap::NONE),
-            Some(value) => value.as_i64().ok_or(InvalidAppKeyOverlap),
+            // A whole number as JSON Schema counts it (`600` and `600.0` alike); fractions are refused.
+            Some(value) => super::whole_number(&value).and_then(|n| i64::try_from(n).ok()).ok_or(InvalidAppKeyOverlap),
         };
         secs.and_then(AppKeyOverlap::from_secs).map_err(|e| ApiError::invalid_field("expireOldAfterSecs", e))
     }
