@@ -34,9 +34,10 @@ Commands:
                      all checks, stateful phase along the document's links (skipped without
                      schemathesis; on CI, with CI set, missing tools fail instead)
             chaos    the fault run below (skipped without PostgreSQL's initdb and pg_ctl)
-  bench [--quick]
+  bench [--quick] [--profile]
           the whole service against same-run PostgreSQL baselines (SDK check vs pgbench -S,
-          consent write vs pgbench TPC-B, events-list depth, webhook lag, resident memory);
+          consent write vs pgbench TPC-B, events-list depth, webhook lag, resident memory, CPU
+          per request; --profile adds perf profiles);
           writes target/bench/results.json. `bench storage` and `bench webhooks` measure one
           adapter each, `bench bundle` the evidence bundle's verifier (no database);
           `cargo xtask bench help` tells more (needs PostgreSQL)

@@ -19,13 +19,17 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncC
 use serde_json::{Value, json};
 
 pub(crate) const USAGE: &str = "\
-cargo xtask bench [--quick]
+cargo xtask bench [--quick] [--profile]
           the whole service against the database's own limits, in one run: builds the release
           server, fills a fresh database (1,000,000 verified events, 100,000 end users, 10 templates),
           and measures the SDK check against `pgbench -S`, the consent write against `pgbench`
           TPC-B, events-list pages at depth 0 and 900,000, webhook deliveries and lag, and the
           server's resident memory; writes target/bench/results.json. --quick: small data and short
-          runs (under two minutes). Installs wrk when missing; needs pgbench and PostgreSQL.
+          runs (under two minutes). Each run also says how much CPU the server, PostgreSQL and
+          the rest used per request. --profile: after the measured runs, runs the check and the
+          write again under `perf record` of the whole machine and writes each one's costliest
+          functions to target/bench/profile-{check,write}.txt (needs perf and root or
+          kernel.perf_event_paranoid <= 1). Installs wrk when missing; needs pgbench and PostgreSQL.
 cargo xtask bench storage [--events N] [--quick] [--repetitions N]
           events-list page latency by depth through the PostgreSQL adapter, with query plans;
           writes target/bench/storage.json

@@ -16,6 +16,7 @@
 //! answer, a lost delivery, a bad webhook signature).
 
 pub(crate) mod client;
+mod cpu;
 pub(crate) mod data;
 mod flows;
 pub(crate) mod receiver;
@@ -30,6 +31,7 @@ use hyper::Method;
 use serde_json::{Value, json};
 
 use self::client::{Connection, query_value};
+use self::cpu::{CpuAccount, CpuSample};
 use self::data::{Installation, PUBLIC};
 use self::flows::{FlowRun, Pace};
 use self::receiver::Receiver;
@@ -53,6 +55,8 @@ const GOAL_IDLE_MIB: f64 = 64.0;
 #[derive(Debug, Clone, Copy)]
 struct Sizes {
     quick: bool,
+    /// Also record where the CPU goes with `perf` (an extra run of the check and of the write).
+    profile: bool,
     end_users: u64,
     /// Each load run (and its baseline) lasts this long.
     run: Duration,
@@ -66,10 +70,11 @@ struct Sizes {
 }
 
 impl Sizes {
-    fn new(quick: bool) -> Self {
+    fn new(quick: bool, profile: bool) -> Self {
         if quick {
             Self {
                 quick,
+                profile,
                 end_users: 2_000,
                 run: Duration::from_secs(5),
                 connections: 16,
@@ -81,6 +86,7 @@ impl Sizes {
         } else {
             Self {
                 quick,
+                profile,
                 end_users: 100_000,
                 run: Duration::from_secs(20),
                 connections: 16,
@@ -99,13 +105,15 @@ impl Sizes {
 
 pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let mut quick = false;
+    let mut profile = false;
     for arg in args {
         match arg.as_str() {
             "--quick" => quick = true,
+            "--profile" => profile = true,
             other => return Err(format!("unknown option `{other}`\n\n{}", super::USAGE)),
         }
     }
-    let sizes = Sizes::new(quick);
+    let sizes = Sizes::new(quick, profile);
     let started = Instant::now();
     println!(
         "bench: the service with {} verified events, {} end users, {TEMPLATES} templates{}",
@@ -141,8 +149,10 @@ struct Bench {
 #[derive(Debug)]
 struct Figures {
     check: Load,
+    check_cpu: CpuAccount,
     select_only: Load,
     write: Load,
+    write_cpu: CpuAccount,
     write_errors: Option<String>,
     tpc_b: Load,
     first_page: Load,
@@ -228,11 +238,14 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
     // The SDK check, then its baseline.
     let since = Instant::now();
     let script = write_script(bench, "check.lua", &check_script(&installation, sizes.end_users))?;
+    let cpu_before = CpuSample::now(server.pid());
     let check = bench.tools.wrk(&format!("http://{address}"), &script, sizes.connections, sizes.run)?;
+    let check_cpu = CpuAccount::between(&cpu_before, &CpuSample::now(server.pid()), check.count);
     let check_peak = server.peak_mib_since(since);
     let select_only =
         bench.tools.pgbench(&pgbench_db, true, sizes.connections, sizes.run, &bench.out.join("pgbench"))?;
     println!("    SDK check: {}; pgbench -S: {}", describe(&check), describe(&select_only));
+    println!("      {}", check_cpu.describe());
 
     // Events-list pages at depth 0 and deep down.
     let (first_page, deep_page, depth) = list_pages(bench, address, &installation).await?;
@@ -240,12 +253,16 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
 
     // The consent write with its webhooks, then its baseline.
     let since = Instant::now();
+    let cpu_before = CpuSample::now(server.pid());
     let writes = flows::run(address, installation.clone(), sizes.connections, sizes.run, Pace::Closed, "write").await;
+    let write_cpu_after = CpuSample::now(server.pid());
     let write_peak = server.peak_mib_since(since);
     let write_ended = Instant::now();
     let write = flow_load(&writes);
+    let write_cpu = CpuAccount::between(&cpu_before, &write_cpu_after, write.count);
     let tpc_b = bench.tools.pgbench(&pgbench_db, false, sizes.connections, sizes.run, &bench.out.join("pgbench"))?;
     println!("    consent write: {}; pgbench TPC-B: {}", describe(&write), describe(&tpc_b));
+    println!("      {}", write_cpu.describe());
     let delivered = wait_for_deliveries(&receiver, &installation, &writes, Duration::from_secs(120)).await;
     let last_delivery = writes.verified.iter().filter_map(|(id, _)| delivered.by_event.get(id)).max().copied();
 
@@ -273,6 +290,10 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
         repeated: arrived.deliveries.saturating_sub(arrived.by_event.len() + arrived.bad),
     };
 
+    if sizes.profile {
+        profile_runs(bench, &server, &script, &installation).await?;
+    }
+
     let (peak_mib, peak_during) =
         if write_peak >= check_peak { (write_peak, "consent write") } else { (check_peak, "SDK check") };
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -283,8 +304,10 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
 
     let figures = Figures {
         check,
+        check_cpu,
         select_only,
         write,
+        write_cpu,
         write_errors: writes.first_error.clone().or(lag.first_error.clone()),
         tpc_b,
         first_page,
@@ -308,6 +331,23 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
         super::write_results(&bench.root, "results.json", &report)?;
         Err(format!("the service did not work as it should under load: {}", problems.join("; ")))
     }
+}
+
+/// Runs the check and the write again, each under `perf record` of the whole machine, after the
+/// measured runs (so the profiler's cost is in none of the figures).
+async fn profile_runs(
+    bench: &Bench,
+    server: &Server,
+    check_script: &Path,
+    installation: &Arc<Installation>,
+) -> Result<(), String> {
+    let run = bench.sizes.run.min(Duration::from_secs(10));
+    let base = format!("http://{}", server.address);
+    let check = async { bench.tools.wrk(&base, check_script, bench.sizes.connections, run) };
+    cpu::profile(&bench.out, "check", server.pid(), run, check).await??;
+    let write = flows::run(server.address, installation.clone(), bench.sizes.connections, run, Pace::Closed, "profile");
+    cpu::profile(&bench.out, "write", server.pid(), run, write).await?;
+    Ok(())
 }
 
 /// The Lua script of the SDK check: a random (end user, template) pair that accepted the current
@@ -587,12 +627,14 @@ fn report(bench: &Bench, machine: &Value, f: &Figures, problems: &[String]) -> V
         "run_seconds": s.run.as_secs(),
         "sdk_check": {
             "service": load_json(&f.check),
+            "cpu": f.check_cpu.to_json(),
             "baseline_pgbench_select_only": load_json(&f.select_only),
             "ratio": ratio(f.check.per_second, f.select_only.per_second),
             "goal_ratio_at_least": GOAL_CHECK_RATIO,
         },
         "consent_write": {
             "service": load_json(&f.write),
+            "cpu": f.write_cpu.to_json(),
             "baseline_pgbench_tpc_b": load_json(&f.tpc_b),
             "ratio": ratio(f.write.per_second, f.tpc_b.per_second),
             "goal_per_second_at_least": GOAL_WRITES_PER_SECOND,

@@ -130,6 +130,11 @@ impl Server {
         });
     }
 
+    /// The server's process id (for CPU accounting and profiles).
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The resident memory now, in MiB.
     pub(crate) fn resident_mib(&self) -> f64 {
         resident_kib(Path::new(&format!("/proc/{}/status", self.child.id()))).map_or(0.0, |kib| kib as f64 / 1024.0)
