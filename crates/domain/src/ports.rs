@@ -26,7 +26,7 @@ use crate::templates::models::{LocalizedContent, Template, TemplateVersion};
 use crate::templates::service::TemplateChanges;
 use crate::templates::versioning::VersionNumber;
 use crate::tenants::models::{ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, Tenant};
-use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner};
+use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner};
 use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
 use crate::webhooks::models::Delivery;
 use crate::webhooks::url::WebhookUrl;
@@ -539,6 +539,22 @@ impl CpuPool for InPlace {
     }
 }
 
+/// Tells the webhook dispatcher of this process that a delivery became due just now (a verification
+/// committed one, an operator redelivered one), so that it claims it without waiting for its next
+/// poll and without a database round trip. Only a hint: the outbox is what counts, and a dispatcher
+/// that misses a hint finds the delivery by its poll. Called after the commit, never inside it.
+pub trait OutboxSignal: Send + Sync + Debug {
+    fn delivery_due(&self);
+}
+
+/// An [`OutboxSignal`] that tells no one: for tests and tools that run no dispatcher.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoOutboxSignal;
+
+impl OutboxSignal for NoOutboxSignal {
+    fn delivery_due(&self) {}
+}
+
 /// The webhook outbox as the dispatcher and the delivery history see it. Rows are written by
 /// [`EventStore::commit_verification`]; this port leases them to dispatchers, records attempts and
 /// serves the history. Every method that changes a delivery is conditional on the lease, so two
@@ -556,15 +572,28 @@ pub trait DeliveryStore: Send + Sync + Debug {
         limit: usize,
     ) -> Result<Vec<ClaimedDelivery>, StorageError>;
 
-    /// Records an attempt and what became of the delivery: the attempt row is always written (the
-    /// request was sent); the delivery moves to `outcome` (attempt counts up, lease cleared) only
-    /// while `owner` still holds its lease and it is PENDING. Whether the delivery was updated.
+    /// Records attempts and what became of their deliveries, each as if recorded alone and in
+    /// order: the attempt row is always written (the request was sent); the delivery moves to the
+    /// outcome (attempt counts up, lease cleared) only while `owner` still holds its lease and it is
+    /// PENDING. All are recorded or, on an error, none. For each attempt, in order, whether its
+    /// delivery was updated. One round trip for the whole batch, however many there are.
+    async fn record_attempts(&self, owner: LeaseOwner, finished: &[FinishedAttempt])
+    -> Result<Vec<bool>, StorageError>;
+
+    /// [`Self::record_attempts`] of one attempt. Whether the delivery was updated.
     async fn record_attempt(
         &self,
         owner: LeaseOwner,
         attempt: &DeliveryAttempt,
         outcome: AttemptOutcome,
-    ) -> Result<bool, StorageError>;
+    ) -> Result<bool, StorageError> {
+        let finished = [FinishedAttempt { attempt: attempt.clone(), outcome }];
+        let updated = self.record_attempts(owner, &finished).await?;
+        match updated.as_slice() {
+            [updated] => Ok(*updated),
+            other => Err(StorageError::Internal(format!("one attempt recorded, {} answers", other.len()))),
+        }
+    }
 
     /// Marks a leased delivery DISABLED without an attempt (its app's webhook is switched off or
     /// has no URL). Whether `owner` held the lease.

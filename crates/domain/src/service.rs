@@ -13,7 +13,8 @@ use crate::ledger::tree_head::LedgerKey;
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
 use crate::ports::{
     AppStore, AuditLogStore, CertificateRenderer, Clock, CpuPool, EventStore, IdGenerator, InPlace, KeyStore,
-    LedgerStore, Random, RateLimitStore, StorageError, TemplateStore, TenantStore, WebhookTargetGuard,
+    LedgerStore, NoOutboxSignal, OutboxSignal, Random, RateLimitStore, StorageError, TemplateStore, TenantStore,
+    WebhookTargetGuard,
 };
 use crate::secrets::AppKey;
 use crate::serving_cache::{AppsForgetOnWrite, ServingCaches, TemplatesForgetOnWrite};
@@ -36,6 +37,9 @@ pub struct Ports {
     pub certificates: Arc<dyn CertificateRenderer>,
     /// Where CPU-heavy work runs; in place unless [`Ports::with_cpu_pool`] says otherwise.
     pub cpu: Arc<dyn CpuPool>,
+    /// Told when a delivery became due; nobody unless [`ClickwrapService::with_outbox_signal`] says
+    /// otherwise.
+    pub outbox: Arc<dyn OutboxSignal>,
 }
 
 impl Ports {
@@ -75,6 +79,7 @@ impl Ports {
             webhook_guard,
             certificates,
             cpu: Arc::new(InPlace),
+            outbox: Arc::new(NoOutboxSignal),
         }
     }
 
@@ -167,6 +172,13 @@ impl ClickwrapService {
         ports.apps = Arc::new(AppsForgetOnWrite { inner: ports.apps, cache: caches.apps.clone() });
         ports.templates = Arc::new(TemplatesForgetOnWrite { inner: ports.templates, cache: caches.templates.clone() });
         Ok(Self { ports, keys, master, ledger_key, settings, caches })
+    }
+
+    /// The same service telling `outbox` (the local webhook dispatcher) about deliveries that
+    /// became due. The server sets it once the dispatcher exists, which needs the service first.
+    pub fn with_outbox_signal(mut self, outbox: Arc<dyn OutboxSignal>) -> Self {
+        self.ports.outbox = outbox;
+        self
     }
 
     pub fn settings(&self) -> &Settings {

@@ -23,7 +23,7 @@ use clickwrap_domain::content::placeholders::PlaceholderValues;
 use clickwrap_domain::content::sanitize::sanitize;
 use clickwrap_domain::limits::rate::{RateLimitKey, RateLimitPolicy, RateLimitedRoute};
 use clickwrap_domain::memory::{self, ManualClock, MemoryStore};
-use clickwrap_domain::ports::Clock;
+use clickwrap_domain::ports::{Clock, EventStore, OutboxSignal};
 use clickwrap_domain::service::{AuthError, ClickwrapService, Ports, PublicAppError, Settings};
 use clickwrap_domain::system::{OsRandom, UuidV7};
 use clickwrap_domain::templates::customizations::{AgreementMode, Customizations};
@@ -939,4 +939,47 @@ fn pem_body(pem: &str) -> Vec<u8> {
     use base64ct::Encoding as _;
     let body: String = pem.lines().filter(|line| !line.starts_with("-----")).collect();
     base64ct::Base64::decode_vec(&body).unwrap()
+}
+
+/// Counts what the outbox was told.
+#[derive(Debug, Default)]
+struct CountingSignal(std::sync::atomic::AtomicUsize);
+
+impl OutboxSignal for CountingSignal {
+    fn delivery_due(&self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[tokio::test]
+async fn verifications_and_redeliveries_tell_the_outbox_once_committed() {
+    let w = world().await;
+    let signal = Arc::new(CountingSignal::default());
+    let told = || signal.0.load(std::sync::atomic::Ordering::SeqCst);
+    let service = w.service.clone().with_outbox_signal(signal.clone());
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+
+    let recorded = w.act(&op.app, t.id, "alice", Action::Accepted).await;
+    assert_eq!(told(), 0, "an unverified event has no delivery");
+    let verified = service.verify(&op.app, recorded.signature.as_str()).await.unwrap();
+    assert_eq!(told(), 1, "a verification's PENDING delivery");
+    assert!(service.verify(&op.app, recorded.signature.as_str()).await.is_err());
+    assert_eq!(told(), 1, "nothing committed, nothing told");
+
+    let paused = w
+        .service
+        .update_app(&op.admin(), op.app.id, AppChanges { webhook_enabled: Some(false), ..AppChanges::default() })
+        .await
+        .unwrap();
+    let declined = w.act(&paused, t.id, "bob", Action::Declined).await;
+    service.verify(&paused, declined.signature.as_str()).await.unwrap();
+    assert_eq!(told(), 1, "a DISABLED delivery is not due");
+
+    let delivery = w.store.find_delivery_for_event(op.tenant.id, verified.event.id).await.unwrap().unwrap();
+    service.redeliver_webhook(&*w.store, &op.admin(), delivery.id).await.unwrap();
+    assert_eq!(told(), 2, "a redelivery");
+    let unknown = clickwrap_domain::DeliveryId::from_uuid(uuid::Uuid::new_v4());
+    assert!(service.redeliver_webhook(&*w.store, &op.admin(), unknown).await.is_err());
+    assert_eq!(told(), 2, "nothing redelivered, nothing told");
 }

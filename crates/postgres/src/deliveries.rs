@@ -1,14 +1,17 @@
 //! The webhook outbox for the dispatcher ([`DeliveryStore`]) and the wake-up channel ([`listen`]).
 //!
-//! Claiming is one statement: `FOR UPDATE SKIP LOCKED` picks due rows no other dispatcher is
-//! claiming at that moment, and the lease written with them (`lease_owner`, `lease_until`) keeps
-//! them out of other claims until the attempt is recorded or the lease expires. Recording an
-//! attempt is one statement as well (the attempt row, and the delivery's change only while the
-//! lease is held), so nothing is left half-written and each takes a single round trip.
+//! Claiming a batch is one statement: `FOR UPDATE SKIP LOCKED` picks due rows no other dispatcher
+//! is claiming at that moment, and the lease written with them (`lease_owner`, `lease_until`) keeps
+//! them out of other claims until the attempt is recorded or the lease expires. Recording a batch
+//! of attempts is one statement as well (`unnest` of one array per column: the attempt rows, and
+//! each delivery's change only while the lease is held), so nothing is left half-written and a
+//! batch takes a single round trip.
 //!
-//! Every delivery that becomes due is announced with `NOTIFY clickwrap_webhooks` by triggers (see
-//! the `webhook_dispatch` migration); [`listen`] keeps a connection LISTENing and calls back on
-//! each announcement.
+//! A verification's new delivery is not announced (the verifying instance wakes its dispatcher in
+//! process; others poll: see the `webhook_wake_in_process` migration). A redelivery is, with
+//! `NOTIFY clickwrap_webhooks` by a trigger (the `webhook_dispatch` migration), and so are leases
+//! given back ([`DeliveryStore::release_leases`]); [`listen`] keeps a connection LISTENing and
+//! calls back on each announcement.
 
 use std::future::Future;
 use std::time::Duration;
@@ -17,7 +20,7 @@ use async_trait::async_trait;
 use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::ports::{DeliveryStore, StorageError};
 use clickwrap_domain::webhooks::dispatch::{
-    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner,
+    AttemptError, ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner,
 };
 use clickwrap_domain::webhooks::history::{DeliveryPosition, DeliveryRecord};
 use clickwrap_domain::webhooks::models::{Delivery, DeliveryState};
@@ -34,7 +37,7 @@ use crate::database::DatabaseUrl;
 use crate::errors::{corrupt, from_diesel};
 use crate::statement::{Statement, Value, only_row};
 
-/// The channel the triggers NOTIFY and [`listen`] LISTENs on.
+/// The channel redeliveries and released leases are announced on, and [`listen`] LISTENs on.
 pub const CHANNEL: &str = "clickwrap_webhooks";
 
 /// What [`DeliveryRow`] reads, of `webhook_deliveries AS d`.
@@ -191,12 +194,6 @@ impl AttemptRow {
 }
 
 #[derive(QueryableByName)]
-struct Updated {
-    #[diesel(sql_type = Bool)]
-    updated: bool,
-}
-
-#[derive(QueryableByName)]
 struct Released {
     #[diesel(sql_type = BigInt)]
     released: i64,
@@ -271,46 +268,35 @@ impl DeliveryStore for PgStore {
         rows.into_iter().map(DeliveryRow::into_claimed).collect()
     }
 
-    async fn record_attempt(
+    async fn record_attempts(
         &self,
         owner: LeaseOwner,
-        attempt: &DeliveryAttempt,
-        outcome: AttemptOutcome,
-    ) -> Result<bool, StorageError> {
+        finished: &[FinishedAttempt],
+    ) -> Result<Vec<bool>, StorageError> {
+        if finished.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut conn = self.conn().await?;
-        let row: Updated = Statement::new(
-            "WITH attempt AS ( \
-                 INSERT INTO webhook_attempts (id, tenant_id, delivery_id, attempt, request_body, response_status, \
-                     response_excerpt, error_class, started_at, duration_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)), \
-             updated AS ( \
-                 UPDATE webhook_deliveries SET state = $11, next_attempt_at = $12, attempts = attempts + 1, \
-                     round_attempts = round_attempts + 1, last_attempt_at = $9, last_response_status = $6, \
-                     lease_owner = NULL, lease_until = NULL \
-                 WHERE tenant_id = $2 AND id = $3 AND lease_owner = $13 AND state = 'PENDING' \
-                 RETURNING 1) \
-             SELECT EXISTS (SELECT 1 FROM updated) AS updated",
-            vec![
-                Value::Uuid(attempt.id),
-                Value::Uuid(*attempt.tenant_id.as_uuid()),
-                Value::Uuid(*attempt.delivery_id.as_uuid()),
-                Value::Int(i32_of(attempt.number)),
-                Value::Text(attempt.request_body.clone()),
-                Value::MaybeInt(attempt.response_status.map(i32::from)),
-                Value::MaybeText(attempt.response_excerpt.clone()),
-                Value::MaybeText(attempt.error.map(|e| e.as_str().to_owned())),
-                Value::At(at(attempt.started_at)),
-                Value::Int(i32_of(attempt.duration_ms)),
-                Value::Text(outcome.state().as_str().to_owned()),
-                Value::MaybeAt(outcome.next_attempt_at().map(at)),
-                Value::Uuid(*owner.as_uuid()),
-            ],
-        )
-        .load(&mut conn)
-        .await
-        .and_then(only_row)
-        .map_err(from_diesel)?;
-        Ok(row.updated)
+        let rounds = rounds_of_distinct_deliveries(finished);
+        let recorded = if let [round] = rounds.as_slice() {
+            record_round(&mut conn, owner, round).await
+        } else {
+            // The same delivery twice in one batch (taken over again by this dispatcher after its
+            // lease ran out): each round sees what the one before did, all in one transaction.
+            conn.transaction::<_, diesel::result::Error, _>(async |conn| {
+                let mut updated = Vec::with_capacity(finished.len());
+                for round in &rounds {
+                    updated.extend(record_round(conn, owner, round).await?);
+                }
+                Ok(updated)
+            })
+            .await
+        };
+        let updated = recorded.map_err(from_diesel)?;
+        if updated.len() != finished.len() {
+            return Err(corrupt("recorded attempts", updated.len()));
+        }
+        Ok(updated)
     }
 
     async fn disable_leased(&self, owner: LeaseOwner, tenant: TenantId, id: DeliveryId) -> Result<bool, StorageError> {
@@ -328,8 +314,8 @@ impl DeliveryStore for PgStore {
 
     async fn release_leases(&self, owner: LeaseOwner) -> Result<u64, StorageError> {
         let mut conn = self.conn().await?;
-        // Released deliveries are due at once: wake the other dispatchers, as the triggers do for
-        // new ones.
+        // Released deliveries are due at once: wake the other dispatchers, as the trigger does for
+        // redeliveries (rare, unlike verifications, which send no NOTIFY).
         let row: Released = Statement::new(
             "WITH released AS ( \
                  UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL \
@@ -440,6 +426,81 @@ impl DeliveryStore for PgStore {
     }
 }
 
+/// `finished` cut, in order, into runs in which no delivery appears twice: one statement cannot
+/// update a row twice, and the second attempt of a delivery must see what the first did to it.
+fn rounds_of_distinct_deliveries(finished: &[FinishedAttempt]) -> Vec<&[FinishedAttempt]> {
+    let mut rounds = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut start = 0;
+    for (index, done) in finished.iter().enumerate() {
+        if !seen.insert(done.attempt.delivery_id) {
+            rounds.push(finished.get(start..index).unwrap_or_default());
+            seen.clear();
+            seen.insert(done.attempt.delivery_id);
+            start = index;
+        }
+    }
+    rounds.push(finished.get(start..).unwrap_or_default());
+    rounds
+}
+
+#[derive(QueryableByName)]
+struct RecordedRow {
+    #[diesel(sql_type = Bool)]
+    updated: bool,
+}
+
+/// One statement for attempts of distinct deliveries, doing per attempt what
+/// [`DeliveryStore::record_attempt`] does: the attempt row, and the delivery's change while
+/// `owner` holds its lease and it is PENDING. Whether each delivery was updated, in order.
+async fn record_round(
+    conn: &mut AsyncPgConnection,
+    owner: LeaseOwner,
+    round: &[FinishedAttempt],
+) -> diesel::QueryResult<Vec<bool>> {
+    let attempts = round.iter().map(|f| &f.attempt);
+    let rows: Vec<RecordedRow> = Statement::new(
+        "WITH input AS ( \
+             SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int4[], $5::text[], $6::int4[], \
+                 $7::text[], $8::text[], $9::timestamptz[], $10::int4[], $11::text[], $12::timestamptz[]) \
+             WITH ORDINALITY AS i(id, tenant_id, delivery_id, attempt, request_body, response_status, \
+                 response_excerpt, error_class, started_at, duration_ms, state, next_attempt_at, n)), \
+         recorded AS ( \
+             INSERT INTO webhook_attempts (id, tenant_id, delivery_id, attempt, request_body, response_status, \
+                 response_excerpt, error_class, started_at, duration_ms) \
+             SELECT id, tenant_id, delivery_id, attempt, request_body, response_status, response_excerpt, \
+                 error_class, started_at, duration_ms FROM input), \
+         updated AS ( \
+             UPDATE webhook_deliveries AS d SET state = i.state, next_attempt_at = i.next_attempt_at, \
+                 attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, \
+                 last_attempt_at = i.started_at, last_response_status = i.response_status, \
+                 lease_owner = NULL, lease_until = NULL \
+             FROM input AS i \
+             WHERE d.tenant_id = i.tenant_id AND d.id = i.delivery_id AND d.lease_owner = $13 \
+               AND d.state = 'PENDING' \
+             RETURNING i.n) \
+         SELECT EXISTS (SELECT 1 FROM updated AS u WHERE u.n = i.n) AS updated FROM input AS i ORDER BY i.n",
+        vec![
+            Value::Uuids(attempts.clone().map(|a| a.id).collect()),
+            Value::Uuids(attempts.clone().map(|a| *a.tenant_id.as_uuid()).collect()),
+            Value::Uuids(attempts.clone().map(|a| *a.delivery_id.as_uuid()).collect()),
+            Value::Ints(attempts.clone().map(|a| i32_of(a.number)).collect()),
+            Value::Texts(attempts.clone().map(|a| a.request_body.clone()).collect()),
+            Value::MaybeInts(attempts.clone().map(|a| a.response_status.map(i32::from)).collect()),
+            Value::MaybeTexts(attempts.clone().map(|a| a.response_excerpt.clone()).collect()),
+            Value::MaybeTexts(attempts.clone().map(|a| a.error.map(|e| e.as_str().to_owned())).collect()),
+            Value::Ats(attempts.clone().map(|a| at(a.started_at)).collect()),
+            Value::Ints(attempts.map(|a| i32_of(a.duration_ms)).collect()),
+            Value::Texts(round.iter().map(|f| f.outcome.state().as_str().to_owned()).collect()),
+            Value::MaybeAts(round.iter().map(|f| f.outcome.next_attempt_at().map(at)).collect()),
+            Value::Uuid(*owner.as_uuid()),
+        ],
+    )
+    .load(conn)
+    .await?;
+    Ok(rows.into_iter().map(|row| row.updated).collect())
+}
+
 /// Makes a delivery due now (see [`DeliveryStore::redeliver`]); how many rows changed.
 async fn redeliver(
     conn: &mut AsyncPgConnection,
@@ -489,7 +550,7 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 /// The wait before reconnecting after the connection failed.
 const RECONNECT_AFTER: Duration = Duration::from_secs(1);
 
-/// Calls `on_wake` whenever a webhook delivery becomes due (a NOTIFY on [`CHANNEL`]), and once each
+/// Calls `on_wake` whenever a webhook delivery is redelivered or given back (a NOTIFY on [`CHANNEL`]), and once each
 /// time the listening connection is (re)established, since announcements made while it was down are
 /// lost. A dead connection is noticed (the server closed it, or a periodic check failed) and
 /// replaced. Must be called within a Tokio runtime; the listening runs on a task of its own.

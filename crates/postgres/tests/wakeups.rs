@@ -1,5 +1,7 @@
-//! The webhook wake-up channel: the triggers NOTIFY when a delivery becomes due, and `listen`
-//! passes that on; nothing is announced for deliveries that are not due now.
+//! The webhook wake-up channel between instances: a redelivery and released leases are announced
+//! with NOTIFY, and `listen` passes that on. A verification's new delivery is not announced (the
+//! verifying instance wakes its own dispatcher in process; others poll), nor is anything that is
+//! not due now.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)] // test code
 
@@ -25,7 +27,7 @@ async fn quiet(wakes: &mut UnboundedReceiver<()>, what: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deliveries_that_become_due_wake_the_listener() {
+async fn redeliveries_and_released_leases_wake_the_listener_and_verifications_do_not() {
     let db = TestDatabase::new().await;
     let store = db.store();
     let stores = Stores::of(&store);
@@ -40,7 +42,7 @@ async fn deliveries_that_become_due_wake_the_listener() {
     let event = fixtures::stored_event(&stores, seed.event().build()).await;
     let record = fixtures::verification(&event, now, None);
     store.commit_verification(&record).await.unwrap();
-    woken(&mut wakes, "a verification's PENDING delivery").await;
+    quiet(&mut wakes, "a verification's PENDING delivery (no NOTIFY per verification)").await;
 
     let event = fixtures::stored_event(&stores, seed.event().build()).await;
     let mut disabled = fixtures::verification(&event, now, None);

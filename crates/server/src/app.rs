@@ -168,15 +168,19 @@ pub(crate) async fn serve(
     extra: ExtraRoutes,
 ) -> Result<(), StartError> {
     let deliveries: Arc<PgStore> = Arc::new(store.clone());
-    let dispatcher_config = DispatcherConfig::with_settings(
+    let mut dispatcher_config = DispatcherConfig::with_settings(
         &config.webhook_retry_delays,
         config.webhook_timeout,
         webhook_allow(&config),
         config.webhook_ca_file.clone().map(PathBuf::from),
     )
     .map_err(|e| StartError::Other(format!("webhook delivery settings: {e}")))?;
+    dispatcher_config.poll_interval = config.poll_interval;
     let dispatcher = Dispatcher::new(dispatcher_config, service.clone(), deliveries.clone())
         .map_err(|e| StartError::Other(format!("the webhook dispatcher could not start: {e}")))?;
+    // This instance's verifications and redeliveries wake its dispatcher in process; other
+    // instances' redeliveries and released leases arrive by NOTIFY, the rest by the poll.
+    let service = service.with_outbox_signal(Arc::new(dispatcher.waker()));
     let waker = dispatcher.waker();
     let listener = clickwrap_postgres::deliveries::listen(config.database_url.clone(), move || waker.wake());
     // Shared with /metrics while serving, taken out for the graceful stop.

@@ -57,6 +57,9 @@ pub(crate) struct Config {
     pub(crate) cpu_threads: usize,
     /// How long past its Signature's lifetime an unverified event is kept before it is purged.
     pub(crate) unverified_event_grace: Duration,
+    /// How often the webhook dispatcher looks for due deliveries it was not told about (those
+    /// another instance's verifications wrote, retries falling due, leases run out).
+    pub(crate) poll_interval: Duration,
 }
 
 /// Every bad value, each on its own line.
@@ -254,6 +257,13 @@ impl Config {
             &take("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", "86400"),
             |v| v.parse::<u64>().map(Duration::from_secs).map_err(|_| "must be a whole number of seconds".into()),
         );
+        let poll_interval = parse_or(&mut problems, "CLICKWRAP_POLL_MS", &take("CLICKWRAP_POLL_MS", "500"), |v| {
+            v.parse::<u64>()
+                .ok()
+                .filter(|n| (10..=60_000).contains(n))
+                .map(Duration::from_millis)
+                .ok_or_else(|| "must be 10 to 60000 milliseconds".into())
+        });
 
         match (
             database_url,
@@ -303,6 +313,7 @@ impl Config {
                 // Both are `Some` when there were no problems.
                 cpu_threads: cpu_threads.unwrap_or(1),
                 unverified_event_grace: unverified_event_grace.unwrap_or_default(),
+                poll_interval: poll_interval.unwrap_or(Duration::from_millis(500)),
             }),
             _ => Err(ConfigError(problems)),
         }
@@ -423,6 +434,16 @@ mod tests {
         assert_eq!(c.tsa_timeout, Duration::from_secs(10));
         assert_eq!(c.cpu_threads, std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get));
         assert_eq!(c.unverified_event_grace, Duration::from_secs(86400));
+        assert_eq!(c.poll_interval, Duration::from_millis(500));
+    }
+
+    #[test]
+    fn the_poll_interval_is_a_setting() {
+        assert_eq!(config(&[("CLICKWRAP_POLL_MS", "50")]).unwrap().poll_interval, Duration::from_millis(50));
+        for bad in ["0", "9", "60001", "0.5", "soon"] {
+            let text = config(&[("CLICKWRAP_POLL_MS", bad)]).unwrap_err().to_string();
+            assert!(text.contains("CLICKWRAP_POLL_MS"), "{bad}: {text}");
+        }
     }
 
     #[test]

@@ -22,8 +22,9 @@ pub struct DispatcherConfig {
     /// record the result: when a dispatcher dies, its deliveries are taken over this long after
     /// they were claimed. Instances' clocks must agree to well within this.
     pub lease: Duration,
-    /// How often the outbox is checked when no wake-up arrives (retries falling due are found this
-    /// way; new deliveries are announced).
+    /// How often the outbox is checked when no wake-up arrives (`CLICKWRAP_POLL_MS`, default 500
+    /// ms): deliveries other instances verified, retries falling due and leases run out are found
+    /// this way; this instance's verifications and redeliveries wake the dispatcher at once.
     pub poll_interval: Duration,
     /// On shutdown, how long attempts in flight may take to finish before they are cut off.
     pub shutdown_grace: Duration,
@@ -37,7 +38,7 @@ impl Default for DispatcherConfig {
             batch_size: 32,
             retry: RetryPolicy::default(),
             lease: Duration::from_secs(60),
-            poll_interval: Duration::from_secs(1),
+            poll_interval: Duration::from_millis(500),
             shutdown_grace: Duration::from_secs(10),
             client: ClientSettings::default(),
         }

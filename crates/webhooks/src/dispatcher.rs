@@ -2,13 +2,22 @@
 //!
 //! One claiming loop per dispatcher leases due deliveries in batches, as many as it has free
 //! attempt slots (`concurrency`), and starts one task per delivery. Each task sends its attempt
-//! outside any database transaction and records the result, which ends the lease. So a slow
-//! receiver holds one slot, never a batch, and the database sees two short statements per attempt.
+//! outside any database transaction and hands the result to the recorder, which records every
+//! attempt that finished while its previous statement was in flight with one statement (that ends
+//! their leases), then frees their slots together, so that the next claim asks for all of them at
+//! once. So a slow receiver holds one slot, never a batch, and the database sees one claim and one
+//! record statement per batch, not per delivery.
+//!
+//! The claiming loop sleeps until it is woken ([`Waker`]: by this process's verifications and
+//! redeliveries through the domain's `OutboxSignal`, by the PostgreSQL listener for other
+//! instances' redeliveries and released leases) or its poll interval passes (deliveries other
+//! instances wrote, retries falling due, leases of a dead instance run out). Wake-ups that arrive
+//! while it claims fold into one more claim.
 //!
 //! Several dispatchers (server instances) may share one database: a delivery is leased to one of
 //! them at a time. If one dies, its leases run out and the others take its deliveries over; on a
-//! graceful stop it lets attempts in flight finish (for at most `shutdown_grace`) and gives back
-//! its leases at once.
+//! graceful stop it lets attempts in flight finish (for at most `shutdown_grace`), records them and
+//! gives back its leases at once.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -19,14 +28,14 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use clickwrap_domain::apps::models::App;
-use clickwrap_domain::ports::{DeliveryStore, StorageError};
+use clickwrap_domain::ports::{DeliveryStore, OutboxSignal, StorageError};
 use clickwrap_domain::service::ClickwrapService;
 use clickwrap_domain::webhooks::dispatch::{
-    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner, is_success,
+    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner, is_success,
 };
 use clickwrap_domain::webhooks::signing::sign;
 use clickwrap_domain::{AppId, Timestamp};
-use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinSet;
 
 use crate::client::{ClientSetupError, Response, SendError, WebhookClient};
@@ -41,14 +50,22 @@ pub enum DispatcherError {
     Client(#[from] ClientSetupError),
 }
 
-/// Wakes a dispatcher: call [`Waker::wake`] when a delivery may have become due (the PostgreSQL
-/// adapter's `deliveries::listen` does, on every NOTIFY). Cheap to clone.
+/// Wakes a dispatcher: call [`Waker::wake`] when a delivery may have become due (the domain does
+/// after a verification or a redelivery, as the service's `OutboxSignal`; the PostgreSQL adapter's
+/// `deliveries::listen` does on every NOTIFY). Wake-ups given while the dispatcher is busy fold
+/// into one. Cheap to clone.
 #[derive(Clone)]
 pub struct Waker(Arc<Notify>);
 
 impl Waker {
     pub fn wake(&self) {
         self.0.notify_one();
+    }
+}
+
+impl OutboxSignal for Waker {
+    fn delivery_due(&self) {
+        self.wake();
     }
 }
 
@@ -233,6 +250,8 @@ impl Dispatcher {
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> ShutdownReport {
         let inner = self.inner;
         let slots = Arc::new(Semaphore::new(inner.config.concurrency));
+        let (finished, to_record) = mpsc::unbounded_channel();
+        let recorder = tokio::spawn(inner.clone().record_finished(to_record));
         let mut tasks = JoinSet::new();
         let mut shutdown = std::pin::pin!(shutdown);
         tracing::info!(owner = %inner.owner, "webhook dispatcher started");
@@ -280,7 +299,8 @@ impl Dispatcher {
                     };
                     let app = apps.get(&claim.delivery.app_id).cloned().flatten();
                     let inner = inner.clone();
-                    tasks.spawn(async move { inner.deliver(claim, app, permit).await });
+                    let finished = finished.clone();
+                    tasks.spawn(async move { inner.deliver(claim, app, permit, finished).await });
                 }
             } else {
                 drop(permits);
@@ -294,9 +314,19 @@ impl Dispatcher {
                 }
             }
         }
-        inner.stop(tasks).await
+        inner.stop(tasks, finished, recorder).await
     }
 }
+
+/// An attempt that is over, on its way to the recorder with the slot it held.
+struct Finished {
+    attempt: FinishedAttempt,
+    slot: OwnedSemaphorePermit,
+}
+
+/// At most this many attempts are recorded by one statement (a batch is bounded by `concurrency`
+/// anyway; this bounds the statement if that is set very high).
+const RECORD_BATCH_MAX: usize = 256;
 
 impl Inner {
     fn now(&self) -> Timestamp {
@@ -328,7 +358,13 @@ impl Inner {
         apps
     }
 
-    async fn deliver(self: Arc<Self>, claim: ClaimedDelivery, app: Option<Arc<App>>, permit: OwnedSemaphorePermit) {
+    async fn deliver(
+        self: Arc<Self>,
+        claim: ClaimedDelivery,
+        app: Option<Arc<App>>,
+        permit: OwnedSemaphorePermit,
+        finished: mpsc::UnboundedSender<Finished>,
+    ) {
         let delivery = &claim.delivery;
         let Some(app) = app else {
             // Either unknown (cannot happen with the foreign key) or unreadable right now: let the
@@ -388,49 +424,91 @@ impl Inner {
             duration_ms,
         };
         let outcome = self.config.retry.outcome(error.is_none(), claim.round_attempts.saturating_add(1), self.now());
-        if self.record(&attempt, outcome).await {
-            match outcome {
-                AttemptOutcome::Delivered => self.counters.delivered.fetch_add(1, Ordering::Relaxed),
-                AttemptOutcome::Failed => self.counters.failed.fetch_add(1, Ordering::Relaxed),
-                AttemptOutcome::Retry { .. } => 0,
-            };
-        }
-        drop(permit);
+        // The recorder outlives every task (it stops when the last sender is gone).
+        let _ = finished.send(Finished { attempt: FinishedAttempt { attempt, outcome }, slot: permit });
     }
 
-    /// Records an attempt, retrying a few times while the database is briefly away: an attempt not
-    /// recorded is sent again when its lease runs out. Whether the delivery took the outcome.
-    async fn record(&self, attempt: &DeliveryAttempt, outcome: AttemptOutcome) -> bool {
+    /// The recorder: records what finished, a batch per statement, until every sender is gone.
+    /// Attempts that finish while a statement is in flight wait for the next one, so batches grow
+    /// with the load and an idle dispatcher records at once.
+    async fn record_finished(self: Arc<Self>, mut to_record: mpsc::UnboundedReceiver<Finished>) {
+        let mut batch = Vec::new();
+        while to_record.recv_many(&mut batch, RECORD_BATCH_MAX).await > 0 {
+            let (attempts, slots): (Vec<FinishedAttempt>, Vec<OwnedSemaphorePermit>) =
+                batch.drain(..).map(|f| (f.attempt, f.slot)).unzip();
+            let updated = self.record(&attempts).await;
+            for (done, updated) in attempts.iter().zip(updated) {
+                if !updated {
+                    continue;
+                }
+                match done.outcome {
+                    AttemptOutcome::Delivered => self.counters.delivered.fetch_add(1, Ordering::Relaxed),
+                    AttemptOutcome::Failed => self.counters.failed.fetch_add(1, Ordering::Relaxed),
+                    AttemptOutcome::Retry { .. } => 0,
+                };
+            }
+            // Freed as one, so the claiming loop, woken by the first, sees them all.
+            let mut slots = slots.into_iter();
+            if let Some(mut freed) = slots.next() {
+                slots.for_each(|slot| freed.merge(slot));
+                drop(freed);
+            }
+        }
+    }
+
+    /// Records attempts, retrying a few times while the database is briefly away: an attempt not
+    /// recorded is sent again when its lease runs out. For each, whether its delivery took the
+    /// outcome.
+    async fn record(&self, attempts: &[FinishedAttempt]) -> Vec<bool> {
         let mut wait = Duration::from_millis(100);
         for _ in 0..4 {
-            match self.store.record_attempt(self.owner, attempt, outcome).await {
-                Ok(true) => return true,
-                Ok(false) => {
-                    tracing::warn!(
-                        delivery = %attempt.delivery_id,
-                        "the delivery's lease ran out, or it was redelivered, during the attempt"
-                    );
-                    return false;
+            match self.store.record_attempts(self.owner, attempts).await {
+                Ok(updated) => {
+                    let updated: Vec<bool> =
+                        (0..attempts.len()).map(|i| updated.get(i).copied().unwrap_or(false)).collect();
+                    for (done, _) in attempts.iter().zip(&updated).filter(|(_, updated)| !**updated) {
+                        tracing::warn!(
+                            delivery = %done.attempt.delivery_id,
+                            "the delivery's lease ran out, or it was redelivered, during the attempt"
+                        );
+                    }
+                    return updated;
                 }
                 Err(error) => {
-                    tracing::warn!(delivery = %attempt.delivery_id, %error, "cannot record a webhook attempt yet");
+                    tracing::warn!(attempts = attempts.len(), %error, "cannot record webhook attempts yet");
                     tokio::time::sleep(wait).await;
                     wait *= 2;
                 }
             }
         }
-        // Not an error of ours: the database is away, and the lease makes the delivery due again.
-        tracing::warn!(delivery = %attempt.delivery_id, "a webhook attempt could not be recorded; it will be sent again");
-        false
+        // Not an error of ours: the database is away, and the lease makes the deliveries due again.
+        for done in attempts {
+            tracing::warn!(
+                delivery = %done.attempt.delivery_id,
+                "a webhook attempt could not be recorded; it will be sent again"
+            );
+        }
+        vec![false; attempts.len()]
     }
 
-    async fn stop(&self, mut tasks: JoinSet<()>) -> ShutdownReport {
+    async fn stop(
+        &self,
+        mut tasks: JoinSet<()>,
+        finished: mpsc::UnboundedSender<Finished>,
+        recorder: tokio::task::JoinHandle<()>,
+    ) -> ShutdownReport {
         let in_flight = tasks.len();
         let drained =
             tokio::time::timeout(self.config.shutdown_grace, async { while tasks.join_next().await.is_some() {} })
                 .await;
         let cut_off = if drained.is_ok() { 0 } else { tasks.len() };
         tasks.shutdown().await;
+        // Every task is gone: once this last sender is too, the recorder records what is left
+        // and stops, before the leases are given back.
+        drop(finished);
+        if let Err(error) = recorder.await {
+            tracing::error!(%error, "the webhook attempt recorder failed");
+        }
         let leases_released = match self.store.release_leases(self.owner).await {
             Ok(released) => released,
             Err(error) => {

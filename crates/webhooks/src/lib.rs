@@ -16,6 +16,9 @@
 //! ```ignore
 //! let config = DispatcherConfig::from_env(|name| std::env::var(name).ok())?;
 //! let dispatcher = Dispatcher::new(config, service.clone(), Arc::new(pg_store.clone()))?;
+//! // This process's verifications and redeliveries wake the dispatcher after their commit…
+//! let service = service.with_outbox_signal(Arc::new(dispatcher.waker()));
+//! // …other instances' redeliveries and released leases by NOTIFY; the rest is found by the poll.
 //! let waker = dispatcher.waker();
 //! let listener = clickwrap_postgres::deliveries::listen(database_url, move || waker.wake());
 //! let running = dispatcher.start();

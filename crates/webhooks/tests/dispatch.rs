@@ -6,8 +6,8 @@ mod support;
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -18,9 +18,7 @@ use clickwrap_domain::memory::AllowAllWebhookTargets;
 use clickwrap_domain::ports::{DeliveryStore, StorageError};
 use clickwrap_domain::tenants::models::Admin;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
-use clickwrap_domain::webhooks::dispatch::{
-    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner, RetryPolicy,
-};
+use clickwrap_domain::webhooks::dispatch::{AttemptError, ClaimedDelivery, FinishedAttempt, LeaseOwner, RetryPolicy};
 use clickwrap_domain::webhooks::history::{DeliveryPosition, DeliveryRecord};
 use clickwrap_domain::webhooks::models::DeliveryState;
 use clickwrap_domain::{AppId, DeliveryId, TenantId, Timestamp};
@@ -45,13 +43,15 @@ async fn a_verified_event_is_delivered_signed_within_milliseconds() {
     let receiver = Receiver::start(&world.tls, |_| Reply::status(200)).await;
     let (app, secret) = world.app(&receiver.url("/hooks/clickwrap?source=test")).await;
     let mut config = world.config();
-    // Only the NOTIFY wake-up can find a new delivery in time.
+    // Only the wake-up in process can find a new delivery in time: no poll, and a verification
+    // sends no NOTIFY.
     config.poll_interval = Duration::from_secs(3600);
     let (dispatcher, listener) = world.dispatcher(config).await;
+    let service = world.service.clone().with_outbox_signal(Arc::new(dispatcher.waker()));
+    world.enable_template().await;
     tokio::time::sleep(Duration::from_millis(500)).await;
 
-    let committed = Instant::now();
-    let event = world.verified_event(&app).await;
+    let (event, committed) = world.consent_flow(&service, &app).await;
     let request = receiver.wait_for(1, SOON).await.remove(0);
     let lag = request.at.duration_since(committed);
     assert!(lag < Duration::from_secs(2), "delivered {lag:?} after the commit");
@@ -509,13 +509,12 @@ impl DeliveryStore for OverClaiming {
         self.0.claim_due(owner, now, lease_until, limit * 2).await
     }
 
-    async fn record_attempt(
+    async fn record_attempts(
         &self,
         owner: LeaseOwner,
-        attempt: &DeliveryAttempt,
-        outcome: AttemptOutcome,
-    ) -> Result<bool, StorageError> {
-        self.0.record_attempt(owner, attempt, outcome).await
+        finished: &[FinishedAttempt],
+    ) -> Result<Vec<bool>, StorageError> {
+        self.0.record_attempts(owner, finished).await
     }
 
     async fn disable_leased(&self, owner: LeaseOwner, tenant: TenantId, id: DeliveryId) -> Result<bool, StorageError> {
@@ -577,4 +576,189 @@ async fn every_claimed_delivery_is_sent_even_when_the_store_claims_more_than_ask
     assert!(records.iter().all(|r| r.delivery.attempts == 1), "each sent once: {records:#?}");
     assert_eq!(receiver.received().len(), events.len());
     running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instance_without_wake_ups_finds_deliveries_by_its_poll() {
+    let world = World::new().await;
+    let receiver = Receiver::start(&world.tls, |_| Reply::status(200)).await;
+    let (app, _) = world.app(&receiver.url("/hook")).await;
+    // Another instance's dispatcher: no listener, and the verification below does not wake it.
+    let store = world.db.store();
+    let service = support::service_on(&store, Arc::new(AllowAllWebhookTargets)).await;
+    let running = Dispatcher::new(world.config(), service, Arc::new(store)).unwrap().start();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    let event = world.verified_event(&app).await;
+    let record = world.wait_for_deliveries(&[event], SOON, state(DeliveryState::Delivered)).await.remove(0);
+    assert_eq!(record.attempts.len(), 1);
+    assert_eq!(receiver.count("/hook"), 1);
+    running.shutdown().await;
+}
+
+/// A PostgreSQL store that counts claims, keeps the size of every batch of attempts recorded, and
+/// can hold claims and records at a gate until a test opens it.
+#[derive(Debug)]
+struct Observed {
+    store: PgStore,
+    claims: AtomicUsize,
+    record_batches: Mutex<Vec<usize>>,
+    claim_gate: tokio::sync::Mutex<()>,
+    record_gate: tokio::sync::Mutex<()>,
+}
+
+impl Observed {
+    fn new(store: PgStore) -> Arc<Self> {
+        Arc::new(Self {
+            store,
+            claims: AtomicUsize::new(0),
+            record_batches: Mutex::new(Vec::new()),
+            claim_gate: tokio::sync::Mutex::new(()),
+            record_gate: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    fn record_batches(&self) -> Vec<usize> {
+        self.record_batches.lock().unwrap().clone()
+    }
+}
+
+#[async_trait]
+impl DeliveryStore for Observed {
+    async fn claim_due(
+        &self,
+        owner: LeaseOwner,
+        now: Timestamp,
+        lease_until: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<ClaimedDelivery>, StorageError> {
+        self.claims.fetch_add(1, Ordering::SeqCst);
+        let _open = self.claim_gate.lock().await;
+        self.store.claim_due(owner, now, lease_until, limit).await
+    }
+
+    async fn record_attempts(
+        &self,
+        owner: LeaseOwner,
+        finished: &[FinishedAttempt],
+    ) -> Result<Vec<bool>, StorageError> {
+        let _open = self.record_gate.lock().await;
+        self.record_batches.lock().unwrap().push(finished.len());
+        self.store.record_attempts(owner, finished).await
+    }
+
+    async fn disable_leased(&self, owner: LeaseOwner, tenant: TenantId, id: DeliveryId) -> Result<bool, StorageError> {
+        self.store.disable_leased(owner, tenant, id).await
+    }
+
+    async fn release_leases(&self, owner: LeaseOwner) -> Result<u64, StorageError> {
+        self.store.release_leases(owner).await
+    }
+
+    async fn list_deliveries(
+        &self,
+        tenant: TenantId,
+        app: AppId,
+        after: Option<&DeliveryPosition>,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, StorageError> {
+        self.store.list_deliveries(tenant, app, after, limit).await
+    }
+
+    async fn find_delivery(&self, tenant: TenantId, id: DeliveryId) -> Result<Option<DeliveryRecord>, StorageError> {
+        self.store.find_delivery(tenant, id).await
+    }
+
+    async fn redeliver(
+        &self,
+        tenant: TenantId,
+        id: DeliveryId,
+        now: Timestamp,
+        audit: &AuditEntry,
+    ) -> Result<bool, StorageError> {
+        self.store.redeliver(tenant, id, now, audit).await
+    }
+
+    async fn failed_deliveries(&self, tenant: TenantId, limit: usize) -> Result<Vec<DeliveryRecord>, StorageError> {
+        self.store.failed_deliveries(tenant, limit).await
+    }
+}
+
+/// A dispatcher over `store` that only its waker and a poll once an hour can start.
+async fn observed_dispatcher(world: &World, store: Arc<Observed>) -> clickwrap_webhooks::RunningDispatcher {
+    let mut config = world.config();
+    config.poll_interval = Duration::from_secs(3600);
+    config.concurrency = 64;
+    config.batch_size = 32;
+    let service = support::service_on(&store.store, Arc::new(AllowAllWebhookTargets)).await;
+    Dispatcher::new(config, service, store).unwrap().start()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wake_ups_given_during_a_claim_fold_into_one_more_claim() {
+    let world = World::new().await;
+    let receiver = Receiver::start(&world.tls, |_| Reply::status(200)).await;
+    let (app, _) = world.app(&receiver.url("/hook")).await;
+    let store = Observed::new(world.db.store());
+    let gate = store.claim_gate.lock().await;
+    let running = observed_dispatcher(&world, store.clone()).await;
+    while store.claims.load(Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+
+    // A burst of verifications while the dispatcher's first claim is in flight, each waking it.
+    let mut events = Vec::new();
+    for _ in 0..20 {
+        events.push(world.verified_event(&app).await);
+        running.waker().wake();
+    }
+    drop(gate);
+    world.wait_for_deliveries(&events, SOON, state(DeliveryState::Delivered)).await;
+    assert_eq!(receiver.received().len(), 20);
+    assert_eq!(
+        store.claims.load(Ordering::SeqCst),
+        2,
+        "the claim in flight takes the burst; the twenty wake-ups make one more claim, not twenty"
+    );
+    running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attempts_that_finish_during_a_record_are_recorded_together_by_the_next() {
+    let world = World::new().await;
+    let receiver = Receiver::start(&world.tls, |request| match request.path.as_str() {
+        "/fail" => Reply::status(500),
+        _ => Reply::status(200),
+    })
+    .await;
+    let (good, _) = world.app(&receiver.url("/ok")).await;
+    let (bad, _) = world.app(&receiver.url("/fail")).await;
+    let mut delivered = Vec::new();
+    let mut retried = Vec::new();
+    for i in 0..12 {
+        if i % 4 == 0 {
+            retried.push(world.verified_event(&bad).await);
+        } else {
+            delivered.push(world.verified_event(&good).await);
+        }
+    }
+    let store = Observed::new(world.db.store());
+    let gate = store.record_gate.lock().await;
+    let running = observed_dispatcher(&world, store.clone()).await;
+    // Every attempt is over (counted) and waits for the recorder, which waits at the gate.
+    let deadline = Instant::now() + SOON;
+    while running.stats().attempts < 12 {
+        assert!(Instant::now() < deadline, "attempts made: {:?}", running.stats());
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    drop(gate);
+
+    world.wait_for_deliveries(&delivered, SOON, state(DeliveryState::Delivered)).await;
+    let records = world.wait_for_deliveries(&retried, SOON, |r: &DeliveryRecord| r.delivery.attempts == 1).await;
+    assert!(records.iter().all(|r| r.delivery.state == DeliveryState::Pending && r.attempts.len() == 1));
+    let batches = store.record_batches();
+    assert_eq!(batches.iter().sum::<usize>(), 12, "{batches:?}");
+    assert!(batches.len() <= 2, "the first statement's batch, then everything that finished meanwhile: {batches:?}");
+    let report = running.shutdown().await;
+    assert_eq!((report.stats.delivered, report.stats.failed), (9, 0));
 }

@@ -350,7 +350,12 @@ impl ClickwrapService {
         let ledger_leaf = crate::ledger::service::leaf_of(&event, certificate_sha256.as_ref(), &*self.ports.random)?;
         let record = VerificationRecord { event, certificate, delivery, quota, period, ledger_leaf };
         match self.ports.events.commit_verification(&record).await {
-            Ok(()) => Ok(VerifiedEvent { event: record.event, certificate_sha256 }),
+            Ok(()) => {
+                if record.delivery.state == crate::webhooks::models::DeliveryState::Pending {
+                    self.ports.outbox.delivery_due();
+                }
+                Ok(VerifiedEvent { event: record.event, certificate_sha256 })
+            }
             Err(CommitVerificationError::AlreadyVerified(_)) => {
                 Err(VerifyError::AlreadyVerified { event_id: record.event.id })
             }

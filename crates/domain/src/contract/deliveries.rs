@@ -13,7 +13,9 @@ use super::{Stores, Task, join_all};
 use crate::apps::models::App;
 use crate::ports::DeliveryStore;
 use crate::templates::models::Template;
-use crate::webhooks::dispatch::{AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner};
+use crate::webhooks::dispatch::{
+    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner,
+};
 use crate::webhooks::history::DeliveryPosition;
 use crate::webhooks::models::{Delivery, DeliveryState};
 use crate::{DeliveryId, TenantId, Timestamp};
@@ -27,6 +29,7 @@ pub async fn delivery_store_contract(stores: &Stores<'_>, deliveries: &dyn Deliv
     c.claims_lease_due_deliveries_once().await;
     c.expired_leases_are_taken_over_and_stale_owners_change_nothing().await;
     c.attempts_move_deliveries_through_their_states().await;
+    c.attempts_recorded_together_are_each_decided_by_their_own_lease().await;
     c.disabling_needs_the_lease().await;
     c.released_leases_are_claimable_at_once().await;
     c.redelivery_starts_a_new_round().await;
@@ -237,6 +240,89 @@ impl Check<'_> {
         assert_eq!(record.attempts, vec![second, first.clone()], "attempts newest first, stored as written");
 
         assert!(self.claim(a, secs(w, 999), secs(w, 1999), 10).await.is_empty(), "finished deliveries are not claimed");
+    }
+
+    async fn attempts_recorded_together_are_each_decided_by_their_own_lease(&self) {
+        let w = window();
+        self.drain(secs(w, 1000)).await;
+        let delivered = self.due_seeded(w).await;
+        let retried = self.due_seeded(w).await;
+        let failed = self.due_seeded(w).await;
+        let redelivered = self.due_seeded(w).await;
+        let a = owner();
+        let claimed = self.claim(a, w, secs(w, 30), 10).await;
+        assert_eq!(ids(&claimed), BTreeSet::from([delivered.id, retried.id, failed.id, redelivered.id]));
+        let claim = |id| claimed.iter().find(|c| c.delivery.id == id).unwrap();
+        assert_eq!(self.deliveries.record_attempts(a, &[]).await.unwrap(), Vec::<bool>::new(), "an empty batch");
+
+        // The redelivery ends the lease while the attempt is in flight.
+        let tenant = redelivered.tenant_id;
+        assert!(self.deliveries.redeliver(tenant, redelivered.id, secs(w, 1), &fixtures::audit(tenant)).await.unwrap());
+        let finished = |attempt: DeliveryAttempt, outcome| FinishedAttempt { attempt, outcome };
+        let batch = vec![
+            finished(attempt(claim(delivered.id), secs(w, 2), Some(200)), AttemptOutcome::Delivered),
+            finished(attempt(claim(retried.id), secs(w, 3), Some(500)), AttemptOutcome::Retry { at: secs(w, 63) }),
+            finished(attempt(claim(failed.id), secs(w, 4), None), AttemptOutcome::Failed),
+            finished(attempt(claim(redelivered.id), secs(w, 5), Some(200)), AttemptOutcome::Delivered),
+            // The same delivery again: the first of the batch already ended its lease.
+            finished(attempt(claim(delivered.id), secs(w, 6), Some(503)), AttemptOutcome::Failed),
+        ];
+        let updated = self.deliveries.record_attempts(a, &batch).await.unwrap();
+        assert_eq!(
+            updated,
+            vec![true, true, true, false, false],
+            "record_attempts: each as if recorded alone, in order"
+        );
+
+        let record = self.deliveries.find_delivery(tenant, delivered.id).await.unwrap().unwrap();
+        assert_eq!(
+            record.delivery,
+            Delivery {
+                state: DeliveryState::Delivered,
+                attempts: 1,
+                next_attempt_at: None,
+                last_attempt_at: Some(secs(w, 2)),
+                last_response_status: Some(200),
+                ..delivered.clone()
+            },
+            "record_attempts: the first attempt decides, the second is history"
+        );
+        assert_eq!(record.attempts, vec![batch[4].attempt.clone(), batch[0].attempt.clone()]);
+        assert_eq!(
+            self.find(tenant, retried.id).await,
+            Delivery {
+                state: DeliveryState::Pending,
+                attempts: 1,
+                next_attempt_at: Some(secs(w, 63)),
+                last_attempt_at: Some(secs(w, 3)),
+                last_response_status: Some(500),
+                ..retried.clone()
+            },
+            "record_attempts with a retry"
+        );
+        let failed_record = self.deliveries.find_delivery(tenant, failed.id).await.unwrap().unwrap();
+        assert_eq!((failed_record.delivery.state, failed_record.delivery.attempts), (DeliveryState::Failed, 1));
+        assert_eq!(failed_record.attempts, vec![batch[2].attempt.clone()]);
+        let redelivered_record = self.deliveries.find_delivery(tenant, redelivered.id).await.unwrap().unwrap();
+        assert_eq!(redelivered_record.delivery, redelivered, "the redelivery stands over the attempt in flight");
+        assert_eq!(redelivered_record.attempts, vec![batch[3].attempt.clone()], "the lost lease's attempt is history");
+
+        // All or nothing: an attempt of a delivery that does not exist fails the whole batch.
+        let again = self.claim(a, secs(w, 63), secs(w, 90), 10).await;
+        assert_eq!(ids(&again), BTreeSet::from([retried.id, redelivered.id]));
+        let retry_claim = again.iter().find(|c| c.delivery.id == retried.id).unwrap();
+        let mut missing = attempt(retry_claim, secs(w, 64), Some(200));
+        missing.id = uuid();
+        missing.delivery_id = DeliveryId::from_uuid(uuid());
+        let broken = vec![
+            finished(attempt(retry_claim, secs(w, 64), Some(200)), AttemptOutcome::Delivered),
+            finished(missing, AttemptOutcome::Delivered),
+        ];
+        assert!(self.deliveries.record_attempts(a, &broken).await.is_err(), "an attempt of an unknown delivery");
+        let untouched = self.deliveries.find_delivery(tenant, retried.id).await.unwrap().unwrap();
+        assert_eq!(untouched.delivery.state, DeliveryState::Pending, "nothing of a failed batch is recorded");
+        assert_eq!(untouched.attempts.len(), 1, "nothing of a failed batch is recorded");
+        assert_eq!(self.deliveries.release_leases(a).await.unwrap(), 2);
     }
 
     async fn disabling_needs_the_lease(&self) {

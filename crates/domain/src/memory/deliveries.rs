@@ -9,7 +9,7 @@ use super::MemoryStore;
 use super::store::State;
 use crate::audit::models::AuditEntry;
 use crate::ports::{DeliveryStore, StorageError};
-use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt, LeaseOwner};
+use crate::webhooks::dispatch::{ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner};
 use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
 use crate::webhooks::models::{Delivery, DeliveryState};
 use crate::{AppId, DeliveryId, TenantId, Timestamp};
@@ -74,29 +74,37 @@ impl DeliveryStore for MemoryStore {
         Ok(claimed)
     }
 
-    async fn record_attempt(
+    async fn record_attempts(
         &self,
         owner: LeaseOwner,
-        attempt: &DeliveryAttempt,
-        outcome: AttemptOutcome,
-    ) -> Result<bool, StorageError> {
+        finished: &[FinishedAttempt],
+    ) -> Result<Vec<bool>, StorageError> {
         let mut state = self.state();
-        let exists = state.deliveries.iter().any(|d| d.id == attempt.delivery_id && d.tenant_id == attempt.tenant_id);
-        if !exists {
-            return Err(StorageError::Internal(format!("delivery {} does not exist", attempt.delivery_id)));
+        // All or nothing, as in one statement: every delivery must exist before anything is written.
+        for FinishedAttempt { attempt, .. } in finished {
+            let exists =
+                state.deliveries.iter().any(|d| d.id == attempt.delivery_id && d.tenant_id == attempt.tenant_id);
+            if !exists {
+                return Err(StorageError::Internal(format!("delivery {} does not exist", attempt.delivery_id)));
+            }
         }
-        state.webhooks.attempts.push(attempt.clone());
-        let Some(delivery) = leased_pending(&mut state, owner, attempt.delivery_id) else {
-            return Ok(false);
-        };
-        delivery.state = outcome.state();
-        delivery.next_attempt_at = outcome.next_attempt_at();
-        delivery.attempts = delivery.attempts.saturating_add(1);
-        delivery.last_attempt_at = Some(attempt.started_at);
-        delivery.last_response_status = attempt.response_status;
-        *state.webhooks.round_attempts.entry(attempt.delivery_id).or_insert(0) += 1;
-        state.webhooks.leases.remove(&attempt.delivery_id);
-        Ok(true)
+        let mut updated = Vec::with_capacity(finished.len());
+        for FinishedAttempt { attempt, outcome } in finished {
+            state.webhooks.attempts.push(attempt.clone());
+            let Some(delivery) = leased_pending(&mut state, owner, attempt.delivery_id) else {
+                updated.push(false);
+                continue;
+            };
+            delivery.state = outcome.state();
+            delivery.next_attempt_at = outcome.next_attempt_at();
+            delivery.attempts = delivery.attempts.saturating_add(1);
+            delivery.last_attempt_at = Some(attempt.started_at);
+            delivery.last_response_status = attempt.response_status;
+            *state.webhooks.round_attempts.entry(attempt.delivery_id).or_insert(0) += 1;
+            state.webhooks.leases.remove(&attempt.delivery_id);
+            updated.push(true);
+        }
+        Ok(updated)
     }
 
     async fn disable_leased(&self, owner: LeaseOwner, tenant: TenantId, id: DeliveryId) -> Result<bool, StorageError> {

@@ -230,6 +230,14 @@ pub struct DeliveryAttempt {
     pub duration_ms: u32,
 }
 
+/// An attempt made and where it leaves its delivery: what the dispatcher records when the attempt
+/// is over (see [`crate::ports::DeliveryStore::record_attempts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinishedAttempt {
+    pub attempt: DeliveryAttempt,
+    pub outcome: AttemptOutcome,
+}
+
 /// The text kept of a response body: at most [`RESPONSE_EXCERPT_MAX_BYTES`] bytes of UTF-8, invalid
 /// sequences and NUL characters replaced by U+FFFD (text columns cannot hold NUL), cut at a
 /// character boundary.

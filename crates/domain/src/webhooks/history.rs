@@ -133,6 +133,7 @@ impl ClickwrapService {
     ) -> Result<(), RedeliverError> {
         let audit = self.audit_entry(admin, AuditAction::WebhookRedelivered, id);
         if deliveries.redeliver(admin.tenant_id(), id, self.now(), &audit).await? {
+            self.ports.outbox.delivery_due();
             Ok(())
         } else {
             Err(RedeliverError::NotFound)

@@ -17,7 +17,9 @@ use async_trait::async_trait;
 use bytes::Bytes;
 use clickwrap_domain::apps::models::App;
 use clickwrap_domain::apps::service::{AppChanges, NewApp};
-use clickwrap_domain::consent::models::ClickwrapEvent;
+use clickwrap_domain::consent::models::{Action, ClickwrapEvent, Presentation, PresentationMode};
+use clickwrap_domain::consent::service::{ClickwrapCheck, PresentedAction};
+use clickwrap_domain::content::placeholders::PlaceholderValues;
 use clickwrap_domain::contract::Stores;
 use clickwrap_domain::contract::fixtures;
 use clickwrap_domain::memory::{AllowAllWebhookTargets, TextCertificateRenderer};
@@ -31,7 +33,7 @@ use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_domain::webhooks::dispatch::RetryPolicy;
 use clickwrap_domain::webhooks::history::DeliveryRecord;
 use clickwrap_domain::webhooks::url::WebhookUrl;
-use clickwrap_domain::{Name, Timestamp};
+use clickwrap_domain::{EndUserId, Language, LanguagePreference, Name, Timestamp};
 use clickwrap_postgres::PgStore;
 use clickwrap_postgres::deliveries::{DeliveryListener, listen};
 use clickwrap_postgres::test_db::TestDatabase;
@@ -292,6 +294,49 @@ impl World {
         let event =
             fixtures::event(app, &self.template).action_at(now.saturating_sub(time::Duration::seconds(2))).build();
         fixtures::verified_event(&Stores::of(&self.store), event, now).await
+    }
+
+    /// Lets the SDK's calls use the world's template (stored disabled).
+    pub async fn enable_template(&self) {
+        self.service.enable_template(&Admin::server(self.tenant.id), self.template.id).await.unwrap();
+    }
+
+    /// A consent flow as the SDK and the operator's backend make it, through `service`: the check,
+    /// the action (an UNVERIFIED event and its Signature), the verification. The verified event
+    /// and the moment just before the verification was asked for.
+    pub async fn consent_flow(&self, service: &ClickwrapService, app: &App) -> (ClickwrapEvent, Instant) {
+        let end_user_id = EndUserId::parse(&format!("user-{}", uuid::Uuid::new_v4())).unwrap();
+        let check = ClickwrapCheck {
+            template_id: self.template.id,
+            end_user_id: end_user_id.clone(),
+            language: LanguagePreference::parse("en").unwrap(),
+            placeholders: PlaceholderValues::default(),
+        };
+        let view = service.check_clickwrap(app, &check).await.unwrap();
+        let action = PresentedAction {
+            template_id: self.template.id,
+            version: view.rendered.version,
+            end_user_id,
+            action: Action::Accepted,
+            language: Language::English,
+            placeholders: PlaceholderValues::default(),
+            content_hash: view.rendered.content_hash.clone(),
+            presented_at: self.now().saturating_sub(time::Duration::seconds(5)),
+            presentation: Presentation {
+                mode: PresentationMode::Dialog,
+                agreement_mode: view.customizations.agreement_mode,
+                accept_label: "Accept".into(),
+                checkbox_label: None,
+                scroll_required: Some(false),
+            },
+            client_metadata: serde_json::Map::new(),
+            client_ip: Some("203.0.113.7".into()),
+            user_agent: Some("Mozilla/5.0 (test)".into()),
+        };
+        let recorded = service.record_action(app, action).await.unwrap();
+        let asked = Instant::now();
+        let verified = service.verify(app, recorded.signature.as_str()).await.unwrap();
+        (verified.event, asked)
     }
 
     pub async fn delivery(&self, event: &ClickwrapEvent) -> DeliveryRecord {
