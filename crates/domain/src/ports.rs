@@ -19,7 +19,7 @@ use crate::ledger::leaf::SALT_LEN;
 use crate::ledger::merkle::Hash;
 use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::QuotaPeriod;
-use crate::limits::rate::RateLimitKey;
+use crate::limits::rate::WindowHits;
 use crate::secrets::SecretHash;
 use crate::templates::customizations::Customizations;
 use crate::templates::models::{LocalizedContent, Template, TemplateVersion};
@@ -397,8 +397,10 @@ pub struct DailyCount {
 
 #[async_trait]
 pub trait RateLimitStore: Send + Sync + Debug {
-    /// Counts one request in the window starting at `window_start`; the count including it.
-    async fn hit(&self, key: &RateLimitKey, window_start: Timestamp) -> Result<u64, StorageError>;
+    /// Adds each entry's hits to the shared count of its key and window, all at once (instances
+    /// sharing the store add up without a read-modify-write race); the shared counts after it, in
+    /// the order of `batch`. Each key and window appears at most once; an empty batch does nothing.
+    async fn add_hits(&self, batch: &[WindowHits]) -> Result<Vec<u64>, StorageError>;
 }
 
 /// A server key as stored: its material sealed with the master key, or, in a database made before

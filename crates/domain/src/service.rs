@@ -10,6 +10,7 @@ use crate::AppId;
 use crate::apps::models::App;
 use crate::keys::{Keyring, KeyringError, MasterKeys, load_keyring};
 use crate::ledger::tree_head::LedgerKey;
+use crate::limits::counter::RateCounter;
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
 use crate::ports::{
     AppStore, AuditLogStore, CertificateRenderer, Clock, CpuPool, EventStore, IdGenerator, InPlace, KeyStore,
@@ -127,6 +128,9 @@ pub struct ClickwrapService {
     pub(crate) ledger_key: Arc<LedgerKey>,
     pub(crate) settings: Settings,
     pub(crate) caches: ServingCaches,
+    /// This instance's rate-limit counts, shared through [`Ports::rate_limits`] by
+    /// [`Self::sync_rate_limits`].
+    pub(crate) rate_counter: Arc<RateCounter>,
 }
 
 /// The caller could not be authenticated (HTTP 401). Deliberately says no more than that.
@@ -171,7 +175,8 @@ impl ClickwrapService {
         let caches = ServingCaches::new(settings.serving_cache_ttl);
         ports.apps = Arc::new(AppsForgetOnWrite { inner: ports.apps, cache: caches.apps.clone() });
         ports.templates = Arc::new(TemplatesForgetOnWrite { inner: ports.templates, cache: caches.templates.clone() });
-        Ok(Self { ports, keys, master, ledger_key, settings, caches })
+        let rate_counter = Arc::new(RateCounter::new(settings.rate_limit));
+        Ok(Self { ports, keys, master, ledger_key, settings, caches, rate_counter })
     }
 
     /// The same service telling `outbox` (the local webhook dispatcher) about deliveries that
@@ -234,11 +239,39 @@ impl ClickwrapService {
         self.master.open(sealed, binding)
     }
 
-    /// Counts a request against its rate limit.
-    pub async fn hit_rate_limit(&self, key: &RateLimitKey) -> Result<RateDecision, StorageError> {
-        let now = self.now();
-        let policy = self.settings.rate_limit;
-        let count = self.ports.rate_limits.hit(key, policy.window_start(now)).await?;
-        Ok(policy.decide(count, now))
+    /// Counts a request against its rate limit and decides at once, in memory: from the key's
+    /// shared count as of this instance's last [`Self::sync_rate_limits`] and its hits since.
+    pub fn hit_rate_limit(&self, key: &RateLimitKey) -> RateDecision {
+        self.rate_counter.hit(key, self.now())
+    }
+
+    /// Adds the rate-limit hits counted here since the last sync to the shared counts, in one
+    /// statement, and learns those counts (what other instances added); how many keys it sent.
+    /// Nothing moved: no statement. Failed: the hits are kept for the next sync.
+    pub async fn sync_rate_limits(&self) -> Result<usize, StorageError> {
+        let batch = self.rate_counter.take_unsynced(self.now());
+        if batch.is_empty() {
+            return Ok(0);
+        }
+        match self.ports.rate_limits.add_hits(&batch).await {
+            Ok(totals) => {
+                self.rate_counter.synced(&batch, &totals);
+                Ok(batch.len())
+            }
+            Err(error) => {
+                self.rate_counter.sync_failed(&batch);
+                Err(error)
+            }
+        }
+    }
+
+    /// Rate-limit hits counted here and not yet in the shared counts.
+    pub fn unsynced_rate_limit_hits(&self) -> u64 {
+        self.rate_counter.unsynced_hits()
+    }
+
+    /// Rate-limit keys this instance counts in the current window.
+    pub fn remembered_rate_limit_keys(&self) -> usize {
+        self.rate_counter.remembered_keys()
     }
 }

@@ -854,14 +854,36 @@ async fn rate_limits_count_per_app_ip_and_route() {
     let op = w.operator("Acme", None).await;
     let key = |ip: &str, route| RateLimitKey { app_id: op.app.id, client_ip: ip.into(), route };
     let verify = key("198.51.100.1", RateLimitedRoute::Verify);
-    assert!(w.service.hit_rate_limit(&verify).await.unwrap().allowed);
-    assert!(w.service.hit_rate_limit(&verify).await.unwrap().allowed);
-    let refused = w.service.hit_rate_limit(&verify).await.unwrap();
+    assert!(w.service.hit_rate_limit(&verify).allowed);
+    assert!(w.service.hit_rate_limit(&verify).allowed);
+    let refused = w.service.hit_rate_limit(&verify);
     assert!(!refused.allowed && refused.remaining == 0 && refused.reset_after_secs > 0);
-    assert!(w.service.hit_rate_limit(&key("198.51.100.2", RateLimitedRoute::Verify)).await.unwrap().allowed);
-    assert!(w.service.hit_rate_limit(&key("198.51.100.1", RateLimitedRoute::ClickwrapCheck)).await.unwrap().allowed);
+    assert!(w.service.hit_rate_limit(&key("198.51.100.2", RateLimitedRoute::Verify)).allowed);
+    assert!(w.service.hit_rate_limit(&key("198.51.100.1", RateLimitedRoute::ClickwrapCheck)).allowed);
     w.clock.advance(Duration::hours(1));
-    assert!(w.service.hit_rate_limit(&verify).await.unwrap().allowed);
+    assert!(w.service.hit_rate_limit(&verify).allowed);
+}
+
+#[tokio::test]
+async fn rate_limits_are_decided_in_memory_and_shared_when_synced() {
+    let settings = Settings { rate_limit: RateLimitPolicy::per_hour(3), ..Settings::default() };
+    let w = world_with(settings).await;
+    let master = clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None);
+    let other = ClickwrapService::start(w.service.ports().clone(), settings, master).await.unwrap();
+    let op = w.operator("Acme", None).await;
+    let key = RateLimitKey { app_id: op.app.id, client_ip: "198.51.100.1".into(), route: RateLimitedRoute::Verify };
+    assert_eq!(w.service.sync_rate_limits().await.unwrap(), 0, "nothing counted, nothing to share");
+    assert!(w.service.hit_rate_limit(&key).allowed);
+    assert!(w.service.hit_rate_limit(&key).allowed);
+    assert_eq!(other.hit_rate_limit(&key).remaining, 2, "not synced yet: the other instance counts its own hit");
+    assert_eq!(w.service.unsynced_rate_limit_hits(), 2);
+    assert_eq!(w.service.sync_rate_limits().await.unwrap(), 1, "one entry for the key that moved");
+    assert_eq!(w.service.unsynced_rate_limit_hits(), 0);
+    assert_eq!(other.sync_rate_limits().await.unwrap(), 1);
+    let refused = other.hit_rate_limit(&key);
+    assert!(!refused.allowed, "the second to sync knows all 3 hits (alone it has counted 2)");
+    assert_eq!(refused.remaining, 0);
+    assert_eq!(w.service.sync_rate_limits().await.unwrap(), 0, "nothing moved here since");
 }
 
 #[tokio::test]

@@ -208,6 +208,8 @@ pub(crate) async fn serve(
     let metrics = web::Data::new(Metrics::default());
     let (stop_background, stopped) = watch::channel(false);
     let purge = tokio::spawn(purge_rate_limits(store.clone(), stopped.clone()));
+    let rate_limit_sync =
+        tokio::spawn(sync_rate_limits(state.service.clone(), config.rate_limit_sync, stopped.clone()));
     let unverified_purge = tokio::spawn(purge_unverified_events(
         store.clone(),
         time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
@@ -217,11 +219,18 @@ pub(crate) async fn serve(
     let tree_heads = tokio::spawn(sign_tree_heads(state.service.clone(), stopped));
 
     let own_metrics_server = match config.metrics_listen {
-        Some(address) => Some(metrics_server(address, metrics.clone(), store.clone(), webhook_stats.clone())?),
+        Some(address) => Some(metrics_server(
+            address,
+            metrics.clone(),
+            store.clone(),
+            webhook_stats.clone(),
+            RateLimitStats(state.service.clone()),
+        )?),
         None => None,
     };
     let metrics_here = own_metrics_server.is_none();
     let http_store = store.clone();
+    let rate_limit_stats = web::Data::new(RateLimitStats(state.service.clone()));
     let server = HttpServer::new(move || {
         let store = http_store.clone();
         let extra = extra.clone();
@@ -233,6 +242,7 @@ pub(crate) async fn serve(
         })
         .app_data(metrics.clone())
         .app_data(web::Data::new(webhook_stats.clone()))
+        .app_data(rate_limit_stats.clone())
         .wrap(from_fn(telemetry::requests))
     })
     .shutdown_timeout(30)
@@ -264,6 +274,7 @@ pub(crate) async fn serve(
     }
     listener.stop();
     let _ = purge.await;
+    let _ = rate_limit_sync.await;
     let _ = unverified_purge.await;
     let _ = tree_heads.await;
     tracing::info!("stopped");
@@ -277,12 +288,14 @@ fn metrics_server(
     metrics: web::Data<Metrics>,
     store: PgStore,
     webhook_stats: WebhookStats,
+    rate_limit_stats: RateLimitStats,
 ) -> Result<actix_web::dev::Server, StartError> {
     let server = HttpServer::new(move || {
         actix_web::App::new()
             .app_data(metrics.clone())
             .app_data(web::Data::new(store.clone()))
             .app_data(web::Data::new(webhook_stats.clone()))
+            .app_data(web::Data::new(rate_limit_stats.clone()))
             .service(clickwrap_http::resource("/metrics", "GET").route(web::get().to(self::metrics)))
             .default_service(web::to(|| async {
                 Err::<HttpResponse, _>(ApiError::not_found("ROUTE_NOT_FOUND", "only /metrics is served here"))
@@ -325,16 +338,25 @@ fn system_routes(config: &mut web::ServiceConfig, store: PgStore, with_metrics: 
 #[derive(Debug, Clone)]
 pub(crate) struct WebhookStats(Arc<Mutex<Option<RunningDispatcher>>>);
 
+/// The use cases, for the rate-limit counts this instance holds.
+#[derive(Debug, Clone)]
+pub(crate) struct RateLimitStats(ClickwrapService);
+
 async fn metrics(
     metrics: web::Data<Metrics>,
     store: web::Data<PgStore>,
     webhooks: web::Data<WebhookStats>,
+    rate_limits: web::Data<RateLimitStats>,
 ) -> HttpResponse {
     let status = store.pool().status();
     let mut text = metrics.render((status.size, status.available, status.max_size));
     if let Some(stats) = webhooks.0.lock().ok().and_then(|slot| slot.as_ref().map(RunningDispatcher::stats)) {
         text.push_str(&crate::metrics::render_webhooks(&stats));
     }
+    text.push_str(&crate::metrics::render_rate_limits(
+        rate_limits.0.unsynced_rate_limit_hits(),
+        rate_limits.0.remembered_rate_limit_keys(),
+    ));
     HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(text)
 }
 
@@ -353,6 +375,37 @@ async fn sign_tree_heads(service: ClickwrapService, mut stop: watch::Receiver<bo
             Ok(0) => {}
             Ok(signed) => tracing::debug!(signed, "signed ledger tree heads"),
             Err(error) => tracing::warn!(%error, "signing ledger tree heads failed"),
+        }
+    }
+}
+
+/// Every `interval`: this instance's rate-limit hits are added to the shared counts, and it learns
+/// what the other instances added (one statement, none when nothing moved). A failed sync (the
+/// database away) keeps the hits for the next one; requests are decided in memory meanwhile. On
+/// stop, after the last request, a last sync, so that the hits are not lost to the others.
+async fn sync_rate_limits(service: ClickwrapService, interval: Duration, mut stop: watch::Receiver<bool>) {
+    let mut failing = false;
+    loop {
+        let stopping = tokio::select! {
+            _ = tokio::time::sleep(interval) => false,
+            _ = stop.changed() => true,
+        };
+        match service.sync_rate_limits().await {
+            Ok(keys) => {
+                if failing {
+                    tracing::info!(keys, "rate-limit counts are synced again");
+                }
+                failing = false;
+            }
+            // Once per outage, not every interval.
+            Err(error) if !failing => {
+                failing = true;
+                tracing::warn!(%error, unsynced_hits = service.unsynced_rate_limit_hits(), "syncing rate-limit counts failed; retrying every interval");
+            }
+            Err(_) => {}
+        }
+        if stopping {
+            return;
         }
     }
 }

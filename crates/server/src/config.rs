@@ -32,6 +32,10 @@ pub(crate) struct Config {
     pub(crate) public_url: String,
     pub(crate) trusted_proxies: Vec<Cidr>,
     pub(crate) rate_limit_per_hour: u64,
+    /// How often each instance adds its rate-limit hits to the shared counts and learns the others'
+    /// (`CLICKWRAP_RATE_LIMIT_SYNC_MS`): the longer, the more the instances together may admit
+    /// past the limit (docs/operations.md).
+    pub(crate) rate_limit_sync: Duration,
     pub(crate) signature_ttl: Duration,
     /// How long the public endpoints may serve an app or template from memory (zero: never).
     pub(crate) serving_cache_ttl: Duration,
@@ -132,6 +136,18 @@ impl Config {
             "CLICKWRAP_RATE_LIMIT_PER_HOUR",
             &take("CLICKWRAP_RATE_LIMIT_PER_HOUR", "1000"),
             |v| v.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| "must be a whole number above 0".into()),
+        );
+        let rate_limit_sync = parse_or(
+            &mut problems,
+            "CLICKWRAP_RATE_LIMIT_SYNC_MS",
+            &take("CLICKWRAP_RATE_LIMIT_SYNC_MS", "250"),
+            |v| {
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|n| (10..=60_000).contains(n))
+                    .map(Duration::from_millis)
+                    .ok_or_else(|| "must be 10 to 60000 milliseconds".into())
+            },
         );
         let signature_ttl = parse_or(
             &mut problems,
@@ -297,6 +313,8 @@ impl Config {
                 public_url,
                 trusted_proxies,
                 rate_limit_per_hour,
+                // `Some` when there were no problems, as below.
+                rate_limit_sync: rate_limit_sync.unwrap_or_default(),
                 signature_ttl,
                 serving_cache_ttl,
                 pool_size,
@@ -424,6 +442,7 @@ mod tests {
         assert_eq!(c.listen.to_string(), DEFAULT_LISTEN);
         assert_eq!(c.public_url, "http://127.0.0.1:8080");
         assert_eq!(c.rate_limit_per_hour, 1000);
+        assert_eq!(c.rate_limit_sync, Duration::from_millis(250));
         assert_eq!(
             c.webhook_retry_delays,
             vec![Duration::from_secs(60), Duration::from_secs(120), Duration::from_secs(240)]
@@ -443,6 +462,25 @@ mod tests {
         for bad in ["0", "9", "60001", "0.5", "soon"] {
             let text = config(&[("CLICKWRAP_POLL_MS", bad)]).unwrap_err().to_string();
             assert!(text.contains("CLICKWRAP_POLL_MS"), "{bad}: {text}");
+        }
+    }
+
+    #[test]
+    fn the_rate_limit_sync_interval_is_a_setting_within_sane_bounds() {
+        assert_eq!(
+            config(&[("CLICKWRAP_RATE_LIMIT_SYNC_MS", "10")]).unwrap().rate_limit_sync,
+            Duration::from_millis(10)
+        );
+        assert_eq!(
+            config(&[("CLICKWRAP_RATE_LIMIT_SYNC_MS", "60000")]).unwrap().rate_limit_sync,
+            Duration::from_secs(60)
+        );
+        for refused in ["0", "9", "60001", "-5", "0.5", "soon"] {
+            let text = config(&[("CLICKWRAP_RATE_LIMIT_SYNC_MS", refused)]).unwrap_err().to_string();
+            assert!(
+                text.contains(&format!("CLICKWRAP_RATE_LIMIT_SYNC_MS={refused:?}: must be 10 to 60000 milliseconds")),
+                "{text}"
+            );
         }
     }
 

@@ -148,6 +148,24 @@ pub(crate) fn render_webhooks(stats: &clickwrap_webhooks::DispatcherStats) -> St
     out
 }
 
+/// The rate-limit counts this instance holds in memory (see `CLICKWRAP_RATE_LIMIT_SYNC_MS`).
+pub(crate) fn render_rate_limits(unsynced_hits: u64, remembered_keys: usize) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# HELP clickwrap_rate_limit_unsynced_hits Rate-limited requests counted by this instance and not yet added to the shared counts."
+    );
+    let _ = writeln!(out, "# TYPE clickwrap_rate_limit_unsynced_hits gauge");
+    let _ = writeln!(out, "clickwrap_rate_limit_unsynced_hits {unsynced_hits}");
+    let _ = writeln!(
+        out,
+        "# HELP clickwrap_rate_limit_keys Rate-limit keys (app, client IP, route group) this instance counts in the current window."
+    );
+    let _ = writeln!(out, "# TYPE clickwrap_rate_limit_keys gauge");
+    let _ = writeln!(out, "clickwrap_rate_limit_keys {remembered_keys}");
+    out
+}
+
 fn escape(label: &str) -> String {
     label.replace('\\', "\\\\").replace('"', "\\\"")
 }

@@ -1,5 +1,6 @@
 //! Fixed-window rate limiting: one counter per (app, client IP, route group, window), which several
-//! server instances can share through the database with a single upsert.
+//! server instances share through the database; each counts in memory and adds its hits to the
+//! shared counts in batches ([`crate::limits::counter`]).
 
 use time::Duration;
 
@@ -33,6 +34,14 @@ pub struct RateLimitKey {
     /// The client IP as text (v4 or v6), after trusted-proxy resolution.
     pub client_ip: String,
     pub route: RateLimitedRoute,
+}
+
+/// Hits of one key in one window that an instance counted and had not yet added to the shared count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowHits {
+    pub key: RateLimitKey,
+    pub window_start: Timestamp,
+    pub hits: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use crate::keys::KeyId;
 use crate::ledger::merkle::{self, Hash};
 use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::{QuotaPeriod, quota_allows};
-use crate::limits::rate::RateLimitKey;
+use crate::limits::rate::{RateLimitKey, WindowHits};
 use crate::ports::{
     AppStore, AppUpdate, AuditLogStore, CommitVerificationError, DailyCount, EventStore, InsertVersionError, KeyStore,
     LedgerStore, RateLimitStore, StorageError, StoredCertificate, StoredLeaf, StoredLedgerKey, StoredServerKey,
@@ -591,11 +591,16 @@ impl EventStore for MemoryStore {
 
 #[async_trait]
 impl RateLimitStore for MemoryStore {
-    async fn hit(&self, key: &RateLimitKey, window_start: Timestamp) -> Result<u64, StorageError> {
+    async fn add_hits(&self, batch: &[WindowHits]) -> Result<Vec<u64>, StorageError> {
         let mut state = self.state();
-        let count = state.rate_counts.entry((key.clone(), window_start)).or_insert(0);
-        *count += 1;
-        Ok(*count)
+        Ok(batch
+            .iter()
+            .map(|sent| {
+                let count = state.rate_counts.entry((sent.key.clone(), sent.window_start)).or_insert(0);
+                *count = count.saturating_add(sent.hits);
+                *count
+            })
+            .collect())
     }
 }
 

@@ -43,7 +43,8 @@ pub(crate) fn ok(body: &Value) -> HttpResponse {
     json(actix_web::http::StatusCode::OK, body)
 }
 
-/// Counts the request against its rate limit: 429 with `Retry-After` when over it.
+/// Counts the request against its rate limit: 429 with `Retry-After` when over it. Decided in
+/// memory, without waiting for the database (the counts are shared with other instances in batches).
 pub(crate) async fn rate_limit(
     state: &ApiState,
     request: &HttpRequest,
@@ -51,7 +52,7 @@ pub(crate) async fn rate_limit(
     route: RateLimitedRoute,
 ) -> ApiResult<RateDecision> {
     let client_ip = state.trusted_proxies.client_ip(request).map(|ip| ip.to_string()).unwrap_or_default();
-    let decision = state.service.hit_rate_limit(&RateLimitKey { app_id: app.id, client_ip, route }).await?;
+    let decision = state.service.hit_rate_limit(&RateLimitKey { app_id: app.id, client_ip, route });
     if decision.allowed {
         return Ok(decision);
     }
