@@ -33,7 +33,11 @@ impl<K: Hash + Eq, V: Clone> BoundedCache<K, V> {
     pub(crate) fn new(budget: usize) -> Self {
         BoundedCache {
             budget,
-            generations: Mutex::new(Generations { current: HashMap::new(), current_bytes: 0, previous: HashMap::new() }),
+            generations: Mutex::new(Generations {
+                current: HashMap::new(),
+                current_bytes: 0,
+                previous: HashMap::new(),
+            }),
         }
     }
 
@@ -94,12 +98,7 @@ impl<K: Hash + Eq, V: Clone> BoundedCache<K, V> {
     }
 
     /// [`BoundedCache::get_or_try_insert`] for what cannot fail.
-    pub(crate) fn get_or_insert(
-        &self,
-        key: K,
-        make: impl FnOnce() -> V,
-        weigh: impl FnOnce(&K, &V) -> usize,
-    ) -> V {
+    pub(crate) fn get_or_insert(&self, key: K, make: impl FnOnce() -> V, weigh: impl FnOnce(&K, &V) -> usize) -> V {
         if let Some(value) = self.get(&key) {
             return value;
         }

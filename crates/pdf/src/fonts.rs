@@ -609,16 +609,20 @@ impl FontLibrary {
         glyphs: Vec<u16>,
         make: impl FnOnce() -> Result<FontProgram, E>,
     ) -> Result<Arc<FontProgram>, E> {
-        self.programs.get_or_try_insert((slot, glyphs), || make().map(Arc::new), |(_, glyphs), program| {
-            glyphs.len() * 2 + program.compressed.len() + 64
-        })
+        self.programs.get_or_try_insert(
+            (slot, glyphs),
+            || make().map(Arc::new),
+            |(_, glyphs), program| glyphs.len() * 2 + program.compressed.len() + 64,
+        )
     }
 
     /// The lines of a text that many documents share, made by `make` unless cached.
     pub(crate) fn laid_out(&self, key: LayoutKey, make: impl FnOnce() -> LaidOut) -> Arc<LaidOut> {
-        self.laid_out.get_or_insert(key, || Arc::new(make()), |key, laid_out| {
-            key.text.len() + key.styles.len() * 24 + laid_out.bytes()
-        })
+        self.laid_out.get_or_insert(
+            key,
+            || Arc::new(make()),
+            |key, laid_out| key.text.len() + key.styles.len() * 24 + laid_out.bytes(),
+        )
     }
 
     /// A compressed ToUnicode map for the glyph-to-text `registry`, made by `make` unless cached.
@@ -631,8 +635,8 @@ impl FontLibrary {
             return Ok(compressed);
         }
         let compressed = Arc::new(make()?);
-        let bytes = registry.iter().map(|text| text.as_ref().map_or(0, String::len) + 24).sum::<usize>()
-            + compressed.len();
+        let bytes =
+            registry.iter().map(|text| text.as_ref().map_or(0, String::len) + 24).sum::<usize>() + compressed.len();
         self.to_unicode.insert(registry.to_vec(), Arc::clone(&compressed), bytes);
         Ok(compressed)
     }
