@@ -71,13 +71,16 @@ impl<K: Hash + Eq, V: Clone> BoundedCache<K, V> {
     }
 
     fn put(&self, generations: &mut Generations<K, V>, key: K, value: V, bytes: usize) {
+        // A key is in one generation at most.
+        generations.previous.remove(&key);
+        if let Some((_, replaced)) = generations.current.remove(&key) {
+            generations.current_bytes -= replaced;
+        }
         if generations.current_bytes + bytes > self.generation_budget() {
             generations.previous = std::mem::take(&mut generations.current);
             generations.current_bytes = 0;
         }
-        if let Some((_, replaced)) = generations.current.insert(key, (value, bytes)) {
-            generations.current_bytes -= replaced;
-        }
+        generations.current.insert(key, (value, bytes));
         generations.current_bytes += bytes;
     }
 
