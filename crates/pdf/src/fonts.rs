@@ -451,8 +451,8 @@ pub(crate) struct FontProgram {
     pub(crate) length: usize,
 }
 
-/// Bytes kept of each kind: together a few MiB, the size of the fonts' tables several times over,
-/// and room for the font subsets and laid-out content of dozens of template versions.
+/// Bytes each cache holds at most (17 MiB together, well within the server's memory goal): room
+/// for the font subsets and laid-out texts of dozens of template versions.
 const PROGRAM_CACHE_BYTES: usize = 8 << 20;
 const LAYOUT_CACHE_BYTES: usize = 8 << 20;
 const TO_UNICODE_CACHE_BYTES: usize = 1 << 20;
