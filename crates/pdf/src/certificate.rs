@@ -30,13 +30,14 @@ fn label(text: &str) -> Para {
     Para::fixed(text, TextStyle::bold(ROW_SIZE).with_gray(GRAY))
 }
 
-/// A value that is one of a few fixed texts.
-fn fixed_value(text: &str) -> Para {
-    Para::fixed(text, TextStyle::regular(ROW_SIZE))
-}
-
 fn value(text: &str) -> Para {
     Para::styled(&truncate(text), TextStyle::regular(ROW_SIZE))
+}
+
+/// A value that is the same for many events: a fixed text, or the same for every event of a
+/// template version or of an app.
+fn shared_value(text: &str) -> Para {
+    value(text).shared()
 }
 
 fn truncate(text: &str) -> String {
@@ -210,7 +211,8 @@ pub(crate) fn certificate(composer: &mut Composer<'_>, facts: &CertificateFacts,
         issued.push(" of ", subtitle_style);
         issued.push(operator, TextStyle::bold(10.0).with_gray(GRAY));
     }
-    composer.paragraph(&issued, 0.0);
+    // The same for every event of the app.
+    composer.paragraph(&issued.shared(), 0.0);
     composer.space(4.0);
     composer.rule(1.2, 0.1);
     composer.space(6.0);
@@ -227,23 +229,26 @@ pub(crate) fn certificate(composer: &mut Composer<'_>, facts: &CertificateFacts,
     composer.paragraph(&Para::fixed(&intro, TextStyle::regular(BODY_SIZE)), 0.0);
 
     section(composer, "Decision");
-    let mut rows: Vec<(&str, String)> = vec![
-        ("Clickwrap event ID", event.id.to_string()),
-        ("Decision", event.action.as_str().to_owned()),
-        ("End user ID", event.end_user_id.as_str().to_owned()),
+    // Label, value and whether the value is the same for every event of the app.
+    let mut rows: Vec<(&str, String, bool)> = vec![
+        ("Clickwrap event ID", event.id.to_string(), false),
+        ("Decision", event.action.as_str().to_owned(), true),
+        ("End user ID", event.end_user_id.as_str().to_owned(), false),
     ];
     if let Some(name) = end_user_name(event.template_placeholders.as_deref()) {
-        rows.push(("End user name", name));
+        rows.push(("End user name", name, false));
     }
-    rows.push(("Integration (app)", facts.app_name.clone()));
+    rows.push(("Integration (app)", facts.app_name.clone(), true));
     if let Some(operator) = &facts.operator_name {
-        rows.push(("Operator", operator.clone()));
+        rows.push(("Operator", operator.clone(), true));
     }
-    for (name, text) in &rows {
-        composer.row(&label(name), &value(text), LABEL_WIDTH);
+    for (name, text, shared) in &rows {
+        let text = if *shared { shared_value(text) } else { value(text) };
+        composer.row(&label(name), &text, LABEL_WIDTH);
     }
 
     section(composer, "Agreement");
+    // All of the template version's: laid out once for all its events.
     let rows: Vec<(&str, String)> = vec![
         ("Template", event.template_name.clone()),
         ("Template ID", event.template_id.to_string()),
@@ -252,9 +257,9 @@ pub(crate) fn certificate(composer: &mut Composer<'_>, facts: &CertificateFacts,
         ("Language", format!("{} ({})", event.language.code(), language_name(event.language))),
     ];
     for (name, text) in &rows {
-        composer.row(&label(name), &value(text), LABEL_WIDTH);
+        composer.row(&label(name), &shared_value(text), LABEL_WIDTH);
     }
-    composer.row(&label("Content hash"), &token(event.content_hash.as_str()), LABEL_WIDTH);
+    composer.row(&label("Content hash"), &token(event.content_hash.as_str()).shared(), LABEL_WIDTH);
     let placeholders = placeholder_rows(event.template_placeholders.as_deref());
     if !placeholders.is_empty() {
         composer.space(3.0);
@@ -265,15 +270,16 @@ pub(crate) fn certificate(composer: &mut Composer<'_>, facts: &CertificateFacts,
     }
 
     section(composer, "Checked by the service");
-    for (name, text) in checked_rows(event) {
-        composer.row(&label(name), &value(&text), LABEL_WIDTH);
+    for (name, text, shared) in checked_rows(event) {
+        let text = if shared { shared_value(&text) } else { value(&text) };
+        composer.row(&label(name), &text, LABEL_WIDTH);
     }
     let technical = technical(&event.technical_metadata);
     composer.row(&label("IP address"), &value(&not_recorded(technical.ip_address)), LABEL_WIDTH);
 
     section(composer, "Reported by the end user's device (not checked by the service)");
-    for (name, text, fixed) in reported_rows(event) {
-        let text = if fixed { fixed_value(&text) } else { value(&text) };
+    for (name, text, shared) in reported_rows(event) {
+        let text = if shared { shared_value(&text) } else { value(&text) };
         composer.row(&label(name), &text, LABEL_WIDTH);
     }
     composer.row(&label("User agent"), &value(&not_recorded(technical.user_agent)), LABEL_WIDTH);
@@ -291,12 +297,12 @@ pub(crate) fn certificate(composer: &mut Composer<'_>, facts: &CertificateFacts,
         SHA-256 of the content exactly as shown (UTF-8 HTML).",
         validation.key_algorithm
     );
-    composer.row(&label("Signing certificate"), &value(&validation.certificate_url), LABEL_WIDTH);
+    composer.row(&label("Signing certificate"), &shared_value(&validation.certificate_url), LABEL_WIDTH);
     // 32 colon-separated pairs do not fit one line: two lines of 16, broken at a colon.
     let (first, second) = validation.fingerprint.split_at(validation.fingerprint.len().min(FINGERPRINT_HALF));
-    composer.row(&label("Its SHA-256 fingerprint"), &token(first), LABEL_WIDTH);
+    composer.row(&label("Its SHA-256 fingerprint"), &token(first).shared(), LABEL_WIDTH);
     if !second.is_empty() {
-        composer.row(&Para::new(), &token(second), LABEL_WIDTH);
+        composer.row(&Para::new(), &token(second).shared(), LABEL_WIDTH);
     }
     composer.space(4.0);
     composer.paragraph(&Para::fixed(&how, TextStyle::regular(8.5).with_gray(0.2)), 0.0);
@@ -305,29 +311,32 @@ pub(crate) fn certificate(composer: &mut Composer<'_>, facts: &CertificateFacts,
 /// `AB:CD:…:` up to and including the 16th colon.
 const FINGERPRINT_HALF: usize = 16 * 3;
 
-/// What the service established itself, whatever the client said.
-fn checked_rows(event: &ClickwrapEvent) -> Vec<(&'static str, String)> {
+/// What the service established itself, whatever the client said: label, value and whether the
+/// value is the same for every event of the template version.
+fn checked_rows(event: &ClickwrapEvent) -> Vec<(&'static str, String, bool)> {
     let mode = match (event.presentation.mode, event.presentation.agreement_mode) {
         (PresentationMode::Inline, _) => "CHECKBOX, as every inline clickwrap: a box to tick before accepting",
         (_, AgreementMode::Scroll) => "SCROLL, as the template requires: accept only at the content's end",
         (_, AgreementMode::Checkbox) => "CHECKBOX, as the template requires: a box to tick before accepting",
     };
     vec![
-        ("Content shown", "Rendered by the service itself; its hash is the content hash".to_owned()),
-        ("Version in force", format!("Version {} was in force when it was shown", event.version)),
-        ("Agreement mode", mode.to_owned()),
-        ("Decision received at", event.action_at.to_rfc3339()),
+        ("Content shown", "Rendered by the service itself; its hash is the content hash".to_owned(), true),
+        ("Version in force", format!("Version {} was in force when it was shown", event.version), true),
+        ("Agreement mode", mode.to_owned(), true),
+        ("Decision received at", event.action_at.to_rfc3339(), false),
         (
             "Verified at",
             event.verified_at.map_or_else(
                 || "not verified".to_owned(),
                 |at| format!("{} by the integration's server", at.to_rfc3339()),
             ),
+            false,
         ),
     ]
 }
 
-/// What the end user's device reported: label, value and whether the value is a fixed text.
+/// What the end user's device reported: label, value and whether the value is the same for many
+/// events (a fixed text, or the wording the integration shows every end user).
 fn reported_rows(event: &ClickwrapEvent) -> Vec<(&'static str, String, bool)> {
     let presentation = &event.presentation;
     let shown = match presentation.mode {
@@ -343,9 +352,11 @@ fn reported_rows(event: &ClickwrapEvent) -> Vec<(&'static str, String, bool)> {
         };
         rows.push(("Content needed scrolling", scrolling.to_owned(), true));
     }
-    rows.push(("Accept button wording", format!("“{}”", presentation.accept_label), false));
+    // Reported, but in practice the integration's wording, the same for all its end users (unique
+    // ones would only take turns in the bounded cache).
+    rows.push(("Accept button wording", format!("“{}”", presentation.accept_label), true));
     if let Some(checkbox) = &presentation.checkbox_label {
-        rows.push(("Checkbox wording", format!("“{checkbox}”"), false));
+        rows.push(("Checkbox wording", format!("“{checkbox}”"), true));
     }
     rows.push(("Shown at", event.presented_at.to_rfc3339(), false));
     rows
@@ -354,7 +365,7 @@ fn reported_rows(event: &ClickwrapEvent) -> Vec<(&'static str, String, bool)> {
 /// The agreement's content as it was shown, with a heading that says what it is.
 pub(crate) fn agreement(composer: &mut Composer<'_>, facts: &CertificateFacts) {
     let event = &facts.event;
-    composer.paragraph(&Para::styled(&event.template_name, TextStyle::bold(18.0)), 0.0);
+    composer.paragraph(&Para::styled(&event.template_name, TextStyle::bold(18.0)).shared(), 0.0);
     let details = format!(
         "Version {} (effective {}), language {}. Shown to end user {} at {}; content hash {}.",
         event.version,
@@ -369,21 +380,23 @@ pub(crate) fn agreement(composer: &mut Composer<'_>, facts: &CertificateFacts) {
     composer.rule(1.2, 0.1);
     composer.space(8.0);
 
+    // The content's paragraphs are the same for every event shown the same content (all events of a
+    // version, unless placeholders personalized it): their lines are cached.
     for block in html::blocks(&event.content) {
         match block {
             Block::Heading { level, para } => {
                 composer.space(if level <= 2 { 10.0 } else { 6.0 });
                 // Keep a heading with the start of what follows it.
                 composer.ensure(para.styles.first().map_or(12.0, |(_, s)| s.size) * 1.5 + 3.0 * BODY_SIZE * 1.45);
-                composer.paragraph(&para, 0.0);
+                composer.paragraph(&para.shared(), 0.0);
                 composer.space(2.0);
             }
             Block::Paragraph { para, indent } => {
-                composer.paragraph(&para, indent);
+                composer.paragraph(&para.shared(), indent);
                 composer.space(5.0);
             }
             Block::ListItem { marker, para, indent } => {
-                composer.marked_paragraph(&marker, &para, indent.max(INDENT));
+                composer.marked_paragraph(&marker.shared(), &para.shared(), indent.max(INDENT));
                 composer.space(2.0);
             }
             Block::Rule => {

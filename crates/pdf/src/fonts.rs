@@ -8,11 +8,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rustybuzz::ttf_parser;
 
-use crate::text::Shaped;
+use crate::cache::BoundedCache;
+use crate::layout::LaidOut;
 
 /// The environment variable naming font directories (separated like `PATH`), searched instead
 /// of the standard ones.
@@ -431,9 +432,12 @@ pub struct FontLibrary {
     chains: [[[Option<usize>; 3]; 2]; 5],
     bold_faces: Vec<bool>,
     /// Embedded font programs by face and glyph list (see [`Face::seed`]).
-    programs: Mutex<HashMap<ProgramKey, Arc<FontProgram>>>,
-    /// Shaped fixed texts (labels, headings): the same every time.
-    pub(crate) shaped: RwLock<HashMap<ShapeKey, Arc<Shaped>>>,
+    programs: BoundedCache<ProgramKey, Arc<FontProgram>>,
+    /// Lines of the texts that are the same for many documents: fixed texts (labels, headings)
+    /// and a template version's (its name, values, content).
+    laid_out: BoundedCache<LayoutKey, Arc<LaidOut>>,
+    /// Compressed ToUnicode maps by what they map.
+    to_unicode: BoundedCache<Vec<Option<String>>, Arc<Vec<u8>>>,
 }
 
 /// A face and the glyphs of a subset of it, in subset order.
@@ -447,8 +451,11 @@ pub(crate) struct FontProgram {
     pub(crate) length: usize,
 }
 
-/// How many font programs and shaped texts are kept; past that the cache starts over.
-const CACHE_LIMIT: usize = 256;
+/// Bytes each cache holds at most (17 MiB together, well within the server's memory goal): room
+/// for the font subsets and laid-out texts of dozens of template versions.
+const PROGRAM_CACHE_BYTES: usize = 8 << 20;
+const LAYOUT_CACHE_BYTES: usize = 8 << 20;
+const TO_UNICODE_CACHE_BYTES: usize = 1 << 20;
 
 impl FontLibrary {
     /// Fonts from the directories in `CLICKWRAP_FONT_DIR` (separated like `PATH`) when it is set,
@@ -515,8 +522,9 @@ impl FontLibrary {
             roles: HashMap::new(),
             chains: [[[None; 3]; 2]; 5],
             bold_faces: Vec::new(),
-            programs: Mutex::new(HashMap::new()),
-            shaped: RwLock::new(HashMap::new()),
+            programs: BoundedCache::new(PROGRAM_CACHE_BYTES),
+            laid_out: BoundedCache::new(LAYOUT_CACHE_BYTES),
+            to_unicode: BoundedCache::new(TO_UNICODE_CACHE_BYTES),
         }
     }
 
@@ -593,41 +601,55 @@ impl FontLibrary {
         self.bold_faces.get(slot).copied().unwrap_or(false)
     }
 
-    /// The embedded program for `glyphs` of a face, made by `make` unless cached.
+    /// The embedded program for `glyphs` of a face, made by `make` unless cached. The key is the
+    /// whole glyph list: a document whose text needs one glyph more gets a subset of its own.
     pub(crate) fn program<E>(
         &self,
         slot: usize,
         glyphs: Vec<u16>,
         make: impl FnOnce() -> Result<FontProgram, E>,
     ) -> Result<Arc<FontProgram>, E> {
-        let key = (slot, glyphs);
-        if let Some(program) = self.programs.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
-            return Ok(Arc::clone(program));
-        }
-        let program = Arc::new(make()?);
-        let mut programs = self.programs.lock().unwrap_or_else(PoisonError::into_inner);
-        if programs.len() >= CACHE_LIMIT {
-            programs.clear();
-        }
-        programs.insert(key, Arc::clone(&program));
-        Ok(program)
+        self.programs.get_or_try_insert(
+            (slot, glyphs),
+            || make().map(Arc::new),
+            |(_, glyphs), program| glyphs.len() * 2 + program.compressed.len() + 64,
+        )
     }
 
-    pub(crate) fn cached_shape(&self, key: &ShapeKey) -> Option<Arc<Shaped>> {
-        self.shaped.read().unwrap_or_else(PoisonError::into_inner).get(key).cloned()
+    /// The lines of a text that many documents share, made by `make` unless cached.
+    pub(crate) fn laid_out(&self, key: LayoutKey, make: impl FnOnce() -> LaidOut) -> Arc<LaidOut> {
+        self.laid_out.get_or_insert(
+            key,
+            || Arc::new(make()),
+            |key, laid_out| key.text.len() + key.styles.len() * 24 + laid_out.bytes(),
+        )
     }
 
-    pub(crate) fn cache_shape(&self, key: ShapeKey, shaped: Arc<Shaped>) {
-        let mut cache = self.shaped.write().unwrap_or_else(PoisonError::into_inner);
-        if cache.len() >= CACHE_LIMIT {
-            cache.clear();
+    /// A compressed ToUnicode map for the glyph-to-text `registry`, made by `make` unless cached.
+    pub(crate) fn to_unicode<E>(
+        &self,
+        registry: &[Option<String>],
+        make: impl FnOnce() -> Result<Vec<u8>, E>,
+    ) -> Result<Arc<Vec<u8>>, E> {
+        if let Some(compressed) = self.to_unicode.get(registry) {
+            return Ok(compressed);
         }
-        cache.insert(key, shaped);
+        let compressed = Arc::new(make()?);
+        let bytes =
+            registry.iter().map(|text| text.as_ref().map_or(0, String::len) + 24).sum::<usize>() + compressed.len();
+        self.to_unicode.insert(registry.to_vec(), Arc::clone(&compressed), bytes);
+        Ok(compressed)
     }
 }
 
-/// A fixed text and its styles, as a cache key.
-pub(crate) type ShapeKey = (String, Vec<(usize, usize, [u32; 2], u8)>);
+/// What a text's lines are computed from: the text, its styles (range, size and gray as bits,
+/// bold and italic) and the width it is set in.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct LayoutKey {
+    pub(crate) text: String,
+    pub(crate) styles: Vec<(usize, usize, [u32; 2], u8)>,
+    pub(crate) width: u32,
+}
 
 fn collect_files(dir: &Path, depth: usize, files: &mut HashMap<String, PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use unicode_linebreak::{BreakOpportunity, linebreaks};
 
-use crate::fonts::{FontLibrary, ShapeKey};
+use crate::fonts::{FontLibrary, LayoutKey};
 use crate::text::{FontSlot, Glyph, Shaped, TextStyle, shape};
 
 pub(crate) const PAGE_WIDTH: f32 = 595.276;
@@ -24,8 +24,9 @@ const LEADING: f32 = 1.45;
 pub(crate) struct Para {
     pub(crate) text: String,
     pub(crate) styles: Vec<(Range<usize>, TextStyle)>,
-    /// A fixed text (a label, a heading): shaped once and kept.
-    pub(crate) fixed: bool,
+    /// A text many documents share (a label, a heading, a template version's name or content):
+    /// its lines are cached. Per-event texts are not, so that they cannot crowd those out.
+    pub(crate) shared: bool,
 }
 
 impl Para {
@@ -39,14 +40,19 @@ impl Para {
         para
     }
 
-    /// A fixed text, whose shaping is cached.
+    /// A fixed text, whose lines are cached.
     pub(crate) fn fixed(text: &str, style: TextStyle) -> Self {
-        let mut para = Para::styled(text, style);
-        para.fixed = true;
-        para
+        Para::styled(text, style).shared()
     }
 
-    fn cache_key(&self) -> ShapeKey {
+    /// This text is the same for many documents (every event of a template version, of an app):
+    /// its lines are cached.
+    pub(crate) fn shared(mut self) -> Self {
+        self.shared = true;
+        self
+    }
+
+    fn cache_key(&self, width: f32) -> LayoutKey {
         let styles = self
             .styles
             .iter()
@@ -55,7 +61,7 @@ impl Para {
                 (range.start, range.end, [style.size.to_bits(), style.gray.to_bits()], flags)
             })
             .collect();
-        (self.text.clone(), styles)
+        LayoutKey { text: self.text.clone(), styles, width: width.to_bits() }
     }
 
     pub(crate) fn push(&mut self, text: &str, style: TextStyle) -> &mut Self {
@@ -123,8 +129,28 @@ impl LineRun {
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Line {
-    pub(crate) runs: Vec<LineRun>,
+    /// Shared with the page items that show them (and with the cache).
+    pub(crate) runs: Vec<Arc<LineRun>>,
     pub(crate) width: f32,
+}
+
+/// A paragraph broken into lines, and how many of its characters no font has.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LaidOut {
+    pub(crate) lines: Vec<Line>,
+    pub(crate) missing: usize,
+}
+
+impl LaidOut {
+    /// About the memory it takes (its text is shared with the cache key's, counted there).
+    pub(crate) fn bytes(&self) -> usize {
+        let runs = self.lines.iter().flat_map(|line| &line.runs);
+        let glyphs: usize = runs.clone().map(|run| run.glyphs.len()).sum();
+        let runs = runs.count();
+        self.lines.len() * std::mem::size_of::<Line>()
+            + runs * (std::mem::size_of::<LineRun>() + 2 * std::mem::size_of::<usize>())
+            + glyphs * std::mem::size_of::<RunGlyph>()
+    }
 }
 
 struct Segment {
@@ -244,7 +270,7 @@ fn make_line(shaped: &Shaped, range: Range<usize>) -> Line {
     {
         end -= 1;
     }
-    let mut line = Line::default();
+    let mut runs: Vec<LineRun> = Vec::new();
     let mut pen = 0.0;
     let mut index = range.start;
     while index < end {
@@ -255,11 +281,11 @@ fn make_line(shaped: &Shaped, range: Range<usize>) -> Line {
         let text = start..cluster_text_end(&shaped.text, start, next_cluster);
         let shared = cluster_stop - index > 1;
         for glyph in glyphs.get(index..cluster_stop).unwrap_or_default() {
-            let starts_run = line.runs.last().is_none_or(|run: &LineRun| {
+            let starts_run = runs.last().is_none_or(|run: &LineRun| {
                 run.font != glyph.font || run.style != glyph.style || run.fake_bold != glyph.fake_bold
             });
             if starts_run {
-                line.runs.push(LineRun {
+                runs.push(LineRun {
                     font: glyph.font,
                     style: glyph.style,
                     fake_bold: glyph.fake_bold,
@@ -270,7 +296,7 @@ fn make_line(shaped: &Shaped, range: Range<usize>) -> Line {
                     width: 0.0,
                 });
             }
-            if let Some(run) = line.runs.last_mut() {
+            if let Some(run) = runs.last_mut() {
                 run.text.end = run.text.end.max(text.end);
                 run.glyphs.push(RunGlyph {
                     id: glyph.id,
@@ -285,8 +311,7 @@ fn make_line(shaped: &Shaped, range: Range<usize>) -> Line {
         }
         index = cluster_stop;
     }
-    line.width = pen;
-    line
+    Line { runs: runs.into_iter().map(Arc::new).collect(), width: pen }
 }
 
 /// What a page shows.
@@ -296,7 +321,7 @@ pub(crate) enum Item {
     Text {
         x: f32,
         y: f32,
-        run: LineRun,
+        run: Arc<LineRun>,
     },
     Rule {
         x1: f32,
@@ -353,31 +378,20 @@ impl<'a> Composer<'a> {
         }
     }
 
-    pub(crate) fn shape(&mut self, para: &Para) -> Arc<Shaped> {
-        let shaped = if para.fixed {
-            let key = para.cache_key();
-            match self.library.cached_shape(&key) {
-                Some(shaped) => shaped,
-                None => {
-                    let shaped = Arc::new(shape(self.library, &para.text, &para.styles));
-                    self.library.cache_shape(key, Arc::clone(&shaped));
-                    shaped
-                }
-            }
-        } else {
-            Arc::new(shape(self.library, &para.text, &para.styles))
+    /// The paragraph's lines at most `width` wide; from the cache if it is a shared text.
+    pub(crate) fn lines(&mut self, para: &Para, width: f32) -> Arc<LaidOut> {
+        let lay_out = || {
+            let shaped = shape(self.library, &para.text, &para.styles);
+            LaidOut { lines: break_lines(&shaped, width), missing: shaped.missing }
         };
-        self.missing += shaped.missing;
-        shaped
-    }
-
-    pub(crate) fn lines(&mut self, para: &Para, width: f32) -> Vec<Line> {
-        let shaped = self.shape(para);
-        break_lines(&shaped, width)
+        let laid_out =
+            if para.shared { self.library.laid_out(para.cache_key(width), lay_out) } else { Arc::new(lay_out()) };
+        self.missing += laid_out.missing;
+        laid_out
     }
 
     /// Places `lines` at `x`, breaking pages as needed; `size` sets the line height.
-    pub(crate) fn place_lines(&mut self, lines: Vec<Line>, x: f32, size: f32) {
+    pub(crate) fn place_lines(&mut self, lines: &[Line], x: f32, size: f32) {
         let height = size * LEADING;
         for line in lines {
             self.ensure(height);
@@ -387,10 +401,10 @@ impl<'a> Composer<'a> {
         }
     }
 
-    fn place_line(&mut self, line: Line, x: f32, baseline: f32) {
+    fn place_line(&mut self, line: &Line, x: f32, baseline: f32) {
         if let Some(page) = self.pages.last_mut() {
-            for run in line.runs {
-                page.items.push(Item::Text { x: x + run.x, y: baseline, run });
+            for run in &line.runs {
+                page.items.push(Item::Text { x: x + run.x, y: baseline, run: Arc::clone(run) });
             }
         }
     }
@@ -398,20 +412,19 @@ impl<'a> Composer<'a> {
     /// A paragraph at `indent` from the left margin.
     pub(crate) fn paragraph(&mut self, para: &Para, indent: f32) {
         let size = para.max_size().max(1.0);
-        let lines = self.lines(para, CONTENT_WIDTH - indent);
-        self.place_lines(lines, MARGIN_X + indent, size);
+        let laid_out = self.lines(para, CONTENT_WIDTH - indent);
+        self.place_lines(&laid_out.lines, MARGIN_X + indent, size);
     }
 
     /// A paragraph with a marker (bullet or number) set before its first line.
     pub(crate) fn marked_paragraph(&mut self, marker: &Para, para: &Para, indent: f32) {
         let size = para.max_size().max(marker.max_size()).max(1.0);
-        let mut lines = self.lines(para, CONTENT_WIDTH - indent);
-        if lines.is_empty() {
-            lines.push(Line::default());
-        }
-        let marker_line = self.lines(marker, indent).into_iter().next();
+        let laid_out = self.lines(para, CONTENT_WIDTH - indent);
+        let empty = [Line::default()];
+        let lines = if laid_out.lines.is_empty() { &empty[..] } else { &laid_out.lines[..] };
+        let marker = self.lines(marker, indent);
         self.ensure(size * LEADING);
-        if let Some(marker_line) = marker_line {
+        if let Some(marker_line) = marker.lines.first() {
             let x = MARGIN_X + indent - marker_line.width - size * 0.5;
             let baseline = self.y - size * 1.1;
             self.place_line(marker_line, x.max(MARGIN_X), baseline);
@@ -425,14 +438,14 @@ impl<'a> Composer<'a> {
         let label_lines = self.lines(label, label_width - 8.0);
         let value_lines = self.lines(value, CONTENT_WIDTH - label_width);
         // Keep short rows together; a long value may continue on the next page.
-        let needed = label_lines.len().max(value_lines.len()).clamp(1, 3) as f32 * size * LEADING;
+        let needed = label_lines.lines.len().max(value_lines.lines.len()).clamp(1, 3) as f32 * size * LEADING;
         self.ensure(needed);
         let top = self.y;
         let page = self.pages.len();
-        self.place_lines(label_lines, MARGIN_X, size);
+        self.place_lines(&label_lines.lines, MARGIN_X, size);
         let label_bottom = self.y;
         self.y = top;
-        self.place_lines(value_lines, MARGIN_X + label_width, size);
+        self.place_lines(&value_lines.lines, MARGIN_X + label_width, size);
         if self.pages.len() == page {
             self.y = self.y.min(label_bottom);
         }
@@ -450,12 +463,12 @@ impl<'a> Composer<'a> {
 
     /// Places one line of text at a fixed position (headers, footers), aligned left or right.
     pub(crate) fn fixed_text(&mut self, page: usize, para: &Para, x: f32, baseline: f32, align_right: bool) {
-        let lines = self.lines(para, CONTENT_WIDTH);
-        let Some(line) = lines.into_iter().next() else { return };
+        let laid_out = self.lines(para, CONTENT_WIDTH);
+        let Some(line) = laid_out.lines.first() else { return };
         let x = if align_right { x - line.width } else { x };
         if let Some(page) = self.pages.get_mut(page) {
-            for run in line.runs {
-                page.items.push(Item::Text { x: x + run.x, y: baseline, run });
+            for run in &line.runs {
+                page.items.push(Item::Text { x: x + run.x, y: baseline, run: Arc::clone(run) });
             }
         }
     }
@@ -472,7 +485,7 @@ mod tests {
     fn lines_of(text: &str, width: f32) -> Vec<String> {
         let library = FontLibrary::builtin_only();
         let shaped = shape(&library, text, &[(0..text.len(), TextStyle::regular(10.0))]);
-        break_lines(&shaped, width).iter().map(|line| line.runs.iter().map(LineRun::text).collect()).collect()
+        break_lines(&shaped, width).iter().map(|line| line.runs.iter().map(|run| run.text()).collect()).collect()
     }
 
     #[test]

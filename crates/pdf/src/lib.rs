@@ -21,6 +21,7 @@
 //! HTTP or the server's configuration, which hands it a base URL, a font library, an identity and
 //! maybe a timestamp authority (whose HTTP client is the server's).
 
+mod cache;
 mod certificate;
 mod fonts;
 mod html;

@@ -278,8 +278,10 @@ fn embedded_font(
     }
     let cid_font_id = doc.try_add_object(cid_font)?;
 
-    let to_unicode_id =
-        doc.try_add_object(compressed_stream(Dictionary::new(), &to_unicode_cmap(&used.to_unicode))?)?;
+    // Documents with the same text in a subset have the same map: compressed once.
+    let to_unicode =
+        library.to_unicode(&used.to_unicode, || deflate(&to_unicode_cmap(&used.to_unicode), Level::Fast))?;
+    let to_unicode_id = doc.try_add_object(flate_stream(Dictionary::new(), to_unicode.to_vec())?)?;
 
     let mut font = Dictionary::new();
     font.set("Type", "Font");
