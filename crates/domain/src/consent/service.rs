@@ -11,7 +11,8 @@ use crate::content::hash::ContentHash;
 use crate::content::placeholders::{PlaceholderValues, render};
 use crate::limits::quota::QuotaPeriod;
 use crate::ports::{
-    CertificateFacts, CommitVerificationError, RenderError, StorageError, StoredCertificate, VerificationRecord,
+    CertificateFacts, CommitVerificationError, EventToVerify, RenderError, StorageError, StoredCertificate,
+    VerificationRecord,
 };
 use crate::service::ClickwrapService;
 use crate::templates::customizations::{AgreementMode, Customizations, DialogTexts};
@@ -314,15 +315,19 @@ impl ClickwrapService {
         if claims.app_id != app.id {
             return Err(VerifyError::AppMismatch);
         }
-        let mut event =
-            self.ports.events.find_event(app.tenant_id, claims.event_id).await?.ok_or(VerifyError::InvalidSignature)?;
+        // The event and its tenant's quota and legal name in one read: the quota is enforced by
+        // the commit below, and the legal name goes on the certificate, so both are read fresh.
+        let EventToVerify { mut event, event_quota: quota, legal_name } = self
+            .ports
+            .events
+            .find_event_to_verify(app.tenant_id, claims.event_id)
+            .await?
+            .ok_or(VerifyError::InvalidSignature)?;
         if event.verify(now).is_err() {
             return Err(VerifyError::AlreadyVerified { event_id: event.id });
         }
 
-        let tenant = self.ports.tenants.find_tenant(app.tenant_id).await?;
-        let quota = tenant.as_ref().and_then(|t| t.event_quota);
-        let operator_name = tenant.and_then(|t| t.legal_name).map(|n| n.as_str().to_owned());
+        let operator_name = legal_name.map(|n| n.as_str().to_owned());
         let period = QuotaPeriod::containing(now);
         let certificate = match event.status {
             EventStatus::Accepted => {
