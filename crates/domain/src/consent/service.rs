@@ -15,6 +15,7 @@ use crate::ports::{
     VerificationRecord,
 };
 use crate::service::ClickwrapService;
+use crate::serving_cache::ServedTemplate;
 use crate::templates::customizations::{AgreementMode, Customizations, DialogTexts};
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::{VersionNumber, VersionState};
@@ -51,6 +52,14 @@ pub struct RenderedVersion {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClickwrapView {
     pub acceptance_required: bool,
+    /// The same for every end user shown this version in this language with these placeholders,
+    /// so it is made once per cached template (see [`crate::serving_cache::ServedTemplate`]).
+    pub shown: Arc<ShownVersion>,
+}
+
+/// What the SDK shows of a version, whoever the end user is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownVersion {
     pub rendered: RenderedVersion,
     /// A short label for the inline checkbox: the consent wording and the agreement's name.
     pub inline_content: String,
@@ -161,19 +170,26 @@ impl ClickwrapService {
         let now = self.now();
         let template = self.tenant_template(app, check.template_id, None).await?;
         let version = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
-        let rendered = render_version(&template, version, &check.language, &check.placeholders)?;
+        let language =
+            check.language.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
+        let shown = template.shown(version.number, language, &check.placeholders, |template| {
+            let rendered = render_version(template, version, language, &check.placeholders)?;
+            let texts = template.customizations.texts_for(language);
+            Ok::<_, TemplateNotFound>(ShownVersion {
+                inline_content: inline_label(&texts, &rendered.name),
+                rendered,
+                customizations: template.customizations.clone(),
+                texts,
+            })
+        })?;
         let snapshot = self
             .ports
             .events
             .consent_snapshot(app.tenant_id, &check.end_user_id, template.id, version.number.major)
             .await?;
-        let texts = template.customizations.texts_for(rendered.language);
         Ok(ClickwrapView {
             acceptance_required: snapshot.acceptance_required(template.always_require_acceptance),
-            inline_content: inline_label(&texts, &rendered.name),
-            rendered,
-            customizations: template.customizations.clone(),
-            texts,
+            shown,
         })
     }
 
@@ -196,7 +212,9 @@ impl ClickwrapService {
             None => Some(effective),
         }
         .ok_or(TemplateNotFound)?;
-        Ok(render_version(&template, version, &query.language, &query.placeholders)?)
+        let language =
+            query.language.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
+        Ok(render_version(&template, version, language, &query.placeholders)?)
     }
 
     /// The content of the end user's latest verified acceptance exactly as it was shown: the
@@ -377,14 +395,15 @@ impl ClickwrapService {
         app: &App,
         id: TemplateId,
         needs: Option<VersionNumber>,
-    ) -> Result<Arc<Template>, ClickwrapQueryError> {
+    ) -> Result<Arc<ServedTemplate>, ClickwrapQueryError> {
         let now = self.now();
         if let Some(template) = self.caches.templates.fresh(&(app.tenant_id, id), now)
             && needs.is_none_or(|number| template.version(number).is_some())
         {
             return Ok(template);
         }
-        let template = Arc::new(self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?);
+        let template = self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?;
+        let template = Arc::new(ServedTemplate::new(template));
         self.caches.templates.keep((app.tenant_id, id), template.clone(), now);
         Ok(template)
     }
@@ -420,10 +439,9 @@ fn shown_version(
 fn render_version(
     template: &Template,
     version: &TemplateVersion,
-    wish: &LanguagePreference,
+    language: Language,
     placeholders: &PlaceholderValues,
 ) -> Result<RenderedVersion, TemplateNotFound> {
-    let language = wish.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
     let (content, content_hash) = render_in(version, language, placeholders).ok_or(TemplateNotFound)?;
     Ok(RenderedVersion {
         template_id: template.id,
