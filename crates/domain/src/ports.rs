@@ -325,6 +325,9 @@ pub trait EventStore: Send + Sync + Debug {
     /// Stores a new UNVERIFIED event.
     async fn insert_event(&self, event: &ClickwrapEvent) -> Result<(), StorageError>;
     async fn find_event(&self, tenant: TenantId, id: EventId) -> Result<Option<ClickwrapEvent>, StorageError>;
+    /// The event with what verifying it needs of its tenant, in one read (a verification's only
+    /// read before it commits).
+    async fn find_event_to_verify(&self, tenant: TenantId, id: EventId) -> Result<Option<EventToVerify>, StorageError>;
     /// Moves the event to its verified state and writes certificate, outbox row and usage count,
     /// all or nothing, verifying at most once.
     async fn commit_verification(&self, record: &VerificationRecord) -> Result<(), CommitVerificationError>;
@@ -384,6 +387,16 @@ pub trait EventStore: Send + Sync + Debug {
         from: Timestamp,
         to: Timestamp,
     ) -> Result<Vec<DailyCount>, StorageError>;
+}
+
+/// An event about to be verified, and its tenant's terms as they are now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventToVerify {
+    pub event: ClickwrapEvent,
+    /// The tenant's verified events allowed per month; `None`: unlimited.
+    pub event_quota: Option<u64>,
+    /// The tenant's legal name, printed on the certificate.
+    pub legal_name: Option<Name>,
 }
 
 /// Verified events of one UTC day.

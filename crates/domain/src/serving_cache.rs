@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::ops::Deref;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
@@ -22,9 +23,12 @@ use time::Duration;
 use crate::audit::models::AuditEntry;
 
 use crate::apps::models::App;
+use crate::consent::service::ShownVersion;
+use crate::content::placeholders::PlaceholderValues;
 use crate::ports::{AppStore, AppUpdate, InsertVersionError, StorageError, TemplateStore, TemplateUpdate};
 use crate::templates::models::{Template, TemplateVersion};
-use crate::{AppId, TemplateId, TenantId, Timestamp};
+use crate::templates::versioning::VersionNumber;
+use crate::{AppId, Language, TemplateId, TenantId, Timestamp};
 
 /// At most this many entries are kept; beyond it, expired ones are dropped, and if none are, the
 /// newcomer is served without being kept.
@@ -86,11 +90,76 @@ impl<K: Eq + Hash, V> ServingCache<K, V> {
     }
 }
 
+/// At most this many renderings are kept per cached template. Most checks fill no placeholders,
+/// so a template needs one per language it is shown in; templates whose placeholders differ per end
+/// user (a name, an account number) would otherwise keep one rendering per end user.
+const RENDERINGS_PER_TEMPLATE: usize = 16;
+
+/// A template as the public endpoints serve it, with what was rendered from it. The renderings live
+/// and die with this entry: when the template is read again (its time to live is over, or this
+/// instance wrote it), the new entry starts without any, so a changed template can never be served
+/// with an old rendering.
+#[derive(Debug)]
+pub struct ServedTemplate {
+    template: Template,
+    renderings: Mutex<Vec<Rendering>>,
+}
+
+#[derive(Debug)]
+struct Rendering {
+    version: VersionNumber,
+    language: Language,
+    placeholders: PlaceholderValues,
+    shown: Arc<ShownVersion>,
+}
+
+impl ServedTemplate {
+    pub fn new(template: Template) -> Self {
+        Self { template, renderings: Mutex::default() }
+    }
+
+    /// What a version shows in `language` with `placeholders`: kept from an earlier call, else made
+    /// by `render` (and kept while there is room). `render` sees only this entry's template, so the
+    /// result depends on nothing but the key and the template.
+    pub fn shown<E>(
+        &self,
+        version: VersionNumber,
+        language: Language,
+        placeholders: &PlaceholderValues,
+        render: impl FnOnce(&Template) -> Result<ShownVersion, E>,
+    ) -> Result<Arc<ShownVersion>, E> {
+        let matches =
+            |r: &&Rendering| r.version == version && r.language == language && r.placeholders == *placeholders;
+        if let Some(kept) = self.lock_renderings().iter().find(matches) {
+            return Ok(kept.shown.clone());
+        }
+        // Rendered outside the lock; two requests at once may both render, and the first is kept.
+        let shown = Arc::new(render(&self.template)?);
+        let mut renderings = self.lock_renderings();
+        if renderings.len() < RENDERINGS_PER_TEMPLATE && !renderings.iter().any(|r| matches(&r)) {
+            renderings.push(Rendering { version, language, placeholders: placeholders.clone(), shown: shown.clone() });
+        }
+        Ok(shown)
+    }
+
+    fn lock_renderings(&self) -> std::sync::MutexGuard<'_, Vec<Rendering>> {
+        self.renderings.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Deref for ServedTemplate {
+    type Target = Template;
+
+    fn deref(&self) -> &Template {
+        &self.template
+    }
+}
+
 /// The serving caches of one service instance.
 #[derive(Debug, Clone)]
 pub struct ServingCaches {
     pub apps: ServingCache<AppId, App>,
-    pub templates: ServingCache<(TenantId, TemplateId), Template>,
+    pub templates: ServingCache<(TenantId, TemplateId), ServedTemplate>,
 }
 
 impl ServingCaches {
@@ -142,7 +211,7 @@ impl AppStore for AppsForgetOnWrite {
 #[derive(Debug)]
 pub struct TemplatesForgetOnWrite {
     pub inner: Arc<dyn TemplateStore>,
-    pub cache: ServingCache<(TenantId, TemplateId), Template>,
+    pub cache: ServingCache<(TenantId, TemplateId), ServedTemplate>,
 }
 
 #[async_trait]

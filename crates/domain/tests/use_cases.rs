@@ -147,7 +147,14 @@ impl World {
         self.service
             .record_action(
                 app,
-                presented(&view.rendered.content_hash, view.rendered.version, template, user, action, self.clock.now()),
+                presented(
+                    &view.shown.rendered.content_hash,
+                    view.shown.rendered.version,
+                    template,
+                    user,
+                    action,
+                    self.clock.now(),
+                ),
             )
             .await
             .unwrap()
@@ -664,7 +671,7 @@ async fn accepted_content_is_the_stored_content_as_shown_even_after_the_template
         language: LanguagePreference::parse("de").unwrap(),
         placeholders: placeholders.clone(),
     };
-    let shown = w.service.check_clickwrap(&op.app, &check).await.unwrap().rendered;
+    let shown = w.service.check_clickwrap(&op.app, &check).await.unwrap().shown.rendered.clone();
     assert_eq!(shown.content, "<p>Liebe(r) Ada Löwelace, die Bedingungen.</p>");
     let mut action = presented(&shown.content_hash, shown.version, t.id, "hanna", Action::Accepted, w.clock.now());
     action.language = Language::German;
@@ -711,9 +718,15 @@ async fn a_client_cannot_claim_another_agreement_mode_than_the_templates() {
         placeholders: PlaceholderValues::default(),
     };
     let view = w.service.check_clickwrap(&op.app, &check).await.unwrap();
-    assert_eq!(view.customizations.agreement_mode, AgreementMode::Scroll);
-    let mut action =
-        presented(&view.rendered.content_hash, view.rendered.version, t.id, "ivan", Action::Accepted, w.clock.now());
+    assert_eq!(view.shown.customizations.agreement_mode, AgreementMode::Scroll);
+    let mut action = presented(
+        &view.shown.rendered.content_hash,
+        view.shown.rendered.version,
+        t.id,
+        "ivan",
+        Action::Accepted,
+        w.clock.now(),
+    );
     action.presentation.agreement_mode = AgreementMode::Checkbox;
     action.presentation.checkbox_label = Some("I invented this wording".into());
     assert_eq!(
@@ -750,7 +763,7 @@ async fn languages_fall_back_from_the_wishes_to_the_templates_default_then_engli
         };
         let service = &w.service;
         let app = &op.app;
-        async move { service.check_clickwrap(app, &check).await.unwrap().rendered.language }
+        async move { service.check_clickwrap(app, &check).await.unwrap().shown.rendered.language }
     };
     // The first wish the version has wins, in the order given (a regional tag counts as its language).
     assert_eq!(shown("fr-CA,de").await, Language::French);
@@ -1004,4 +1017,54 @@ async fn verifications_and_redeliveries_tell_the_outbox_once_committed() {
     let unknown = clickwrap_domain::DeliveryId::from_uuid(uuid::Uuid::new_v4());
     assert!(service.redeliver_webhook(&*w.store, &op.admin(), unknown).await.is_err());
     assert_eq!(told(), 2, "nothing redelivered, nothing told");
+}
+
+#[tokio::test]
+async fn what_a_check_shows_is_made_once_per_cached_template_and_placeholders_within_a_bound() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Dear {{fullName}}, the terms.</p>").await;
+    let shown = async |user: &str, full_name: Option<&str>| {
+        let placeholders = full_name
+            .map(|n| PlaceholderValues::from_json_text(&format!(r#"{{"fullName":"{n}"}}"#)).unwrap())
+            .unwrap_or_default();
+        let check = ClickwrapCheck {
+            template_id: t.id,
+            end_user_id: EndUserId::parse(user).unwrap(),
+            language: LanguagePreference::default(),
+            placeholders,
+        };
+        w.service.check_clickwrap(&op.app, &check).await.unwrap().shown
+    };
+
+    let plain = shown("ada", None).await;
+    assert_eq!(plain.rendered.content, "<p>Dear , the terms.</p>");
+    assert!(Arc::ptr_eq(&plain, &shown("bob", None).await), "one rendering for every end user");
+    let named = shown("ada", Some("Ada")).await;
+    assert_eq!(named.rendered.content, "<p>Dear Ada, the terms.</p>");
+    assert_ne!(named.rendered.content_hash, plain.rendered.content_hash);
+    assert!(Arc::ptr_eq(&named, &shown("carl", Some("Ada")).await), "kept per placeholder values");
+
+    // Sixteen renderings per template at most: with two kept, fourteen more fit, then none.
+    for n in 0..20 {
+        shown("dan", Some(&format!("User{n}"))).await;
+    }
+    assert!(Arc::ptr_eq(&shown("eve", Some("User13")).await, &shown("fay", Some("User13")).await));
+    let beyond = shown("eve", Some("User14")).await;
+    let again = shown("fay", Some("User14")).await;
+    assert!(!Arc::ptr_eq(&beyond, &again), "beyond the bound, rendered for each check and not kept");
+    assert_eq!(beyond, again, "and the same all the same");
+    assert!(Arc::ptr_eq(&plain, &shown("gus", None).await), "what was kept stays");
+
+    // A change through this instance drops the template and what was made from it.
+    let customizations = Customizations { agreement_mode: AgreementMode::Checkbox, ..Customizations::default() };
+    w.service.set_customizations(&op.admin(), t.id, customizations).await.unwrap();
+    let changed = shown("ada", None).await;
+    assert_eq!(changed.customizations.agreement_mode, AgreementMode::Checkbox, "never an old rendering");
+    assert!(!Arc::ptr_eq(&changed, &plain));
+    // So does the end of the time to live (the template is read again).
+    w.clock.advance(Duration::seconds(2));
+    let reread = shown("ada", None).await;
+    assert!(!Arc::ptr_eq(&reread, &changed));
+    assert_eq!(reread, changed);
 }

@@ -63,21 +63,37 @@ pub(crate) fn carries_credentials(query: &str) -> bool {
 }
 
 /// A credential's name (`X-APP-KEY`, `appKey`, `access_token`, `Authorization`, …) in any casing.
+/// Compared character by character, so a request's parameter names cost no allocation.
 fn is_credential(name: &str) -> bool {
-    let folded: String = name.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
-    matches!(
-        folded.as_str(),
-        "xappid" | "xappkey" | "appkey" | "accesstoken" | "token" | "authorization" | "operatortoken" | "bearer"
-    )
+    const CREDENTIALS: [&str; 8] =
+        ["xappid", "xappkey", "appkey", "accesstoken", "token", "authorization", "operatortoken", "bearer"];
+    let folded = || name.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase);
+    CREDENTIALS.iter().any(|credential| folded().eq(credential.chars()))
 }
 
-/// The query parameters of every API operation, keyed by method (upper case) and path template,
-/// as the compiled OpenAPI document declares them. The document is the one list of what each
-/// route reads, so a parameter it does not name is refused instead of silently ignored.
-static DOCUMENTED_QUERY_PARAMETERS: LazyLock<HashMap<(String, String), HashSet<String>>> =
+/// The query parameters each API operation documents, as the compiled OpenAPI document declares
+/// them. The document is the one list of what each route reads, so a parameter it does not name is
+/// refused instead of silently ignored.
+#[derive(Debug, Default)]
+struct DocumentedParameters {
+    /// By path template, then by method (upper case).
+    by_pattern: HashMap<String, Vec<(String, HashSet<String>)>>,
+    /// Path templates without `{…}` that no templated path also matches: a request for exactly
+    /// such a path is routed to it, so it is found without asking the router for its pattern (the
+    /// router writes the pattern into a new `String` on every call).
+    unambiguous_static: HashSet<String>,
+}
+
+impl DocumentedParameters {
+    fn of(&self, method: &str, pattern: &str) -> Option<&HashSet<String>> {
+        self.by_pattern.get(pattern)?.iter().find(|(m, _)| m == method).map(|(_, names)| names)
+    }
+}
+
+static DOCUMENTED_QUERY_PARAMETERS: LazyLock<DocumentedParameters> =
     LazyLock::new(|| documented_query_parameters(&serde_json::from_str(OPENAPI_JSON).unwrap_or_default()));
 
-fn documented_query_parameters(document: &Value) -> HashMap<(String, String), HashSet<String>> {
+fn documented_query_parameters(document: &Value) -> DocumentedParameters {
     // A parameter is written inline or as a local `$ref` (`#/components/parameters/…`).
     let resolve = |parameter: &Value| -> Option<Value> {
         match parameter.get("$ref").and_then(Value::as_str) {
@@ -85,7 +101,7 @@ fn documented_query_parameters(document: &Value) -> HashMap<(String, String), Ha
             None => Some(parameter.clone()),
         }
     };
-    let mut documented = HashMap::new();
+    let mut documented = DocumentedParameters::default();
     let paths = document.get("paths").and_then(Value::as_object).into_iter().flatten();
     for (path, item) in paths {
         let shared = item.get("parameters").and_then(Value::as_array).into_iter().flatten();
@@ -99,30 +115,55 @@ fn documented_query_parameters(document: &Value) -> HashMap<(String, String), Ha
                 .filter(|parameter| parameter.get("in").and_then(Value::as_str) == Some("query"))
                 .filter_map(|parameter| parameter.get("name").and_then(Value::as_str).map(str::to_owned))
                 .collect();
-            documented.insert((method.to_ascii_uppercase(), path.clone()), names);
+            documented.by_pattern.entry(path.clone()).or_default().push((method.to_ascii_uppercase(), names));
         }
     }
+    let templated: Vec<&String> = documented.by_pattern.keys().filter(|p| p.contains('{')).collect();
+    documented.unambiguous_static = documented
+        .by_pattern
+        .keys()
+        .filter(|path| !path.contains('{') && !templated.iter().any(|t| template_matches(t, path)))
+        .cloned()
+        .collect();
     documented
+}
+
+/// Whether a path template (`/a/{id}/b`) matches a path, segment by segment.
+fn template_matches(template: &str, path: &str) -> bool {
+    let (mut template, mut path) = (template.split('/'), path.split('/'));
+    loop {
+        match (template.next(), path.next()) {
+            (None, None) => return true,
+            (Some(t), Some(p)) if t == p || (t.starts_with('{') && !p.is_empty()) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// 400 naming the first query parameter that the matched API operation does not document (the
 /// console's pages and the server's own routes are left alone).
 /// A query with credentials in it is left to the authentication extractors, which answer 401;
 /// CORS preflights carry the query of the request they ask about, so they are not checked.
+/// A request without unknown parameters (nearly all) costs no allocation here when its path has no
+/// `{…}` part, as the SDK check's has not.
 pub(crate) async fn reject_unknown_parameters(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, Error> {
     let is_api =
-        |pattern: &String| pattern.starts_with(crate::PUBLIC_PREFIX) || pattern.starts_with(crate::OPERATOR_PREFIX);
+        |pattern: &str| pattern.starts_with(crate::PUBLIC_PREFIX) || pattern.starts_with(crate::OPERATOR_PREFIX);
     // Credentials in the query are answered 401 by authentication, whatever else the query holds.
     let checked = request.method() != actix_web::http::Method::OPTIONS && !carries_credentials(request.query_string());
-    let unknown = request.match_pattern().filter(|pattern| checked && is_api(pattern)).and_then(|pattern| {
-        let documented = DOCUMENTED_QUERY_PARAMETERS.get(&(request.method().as_str().to_owned(), pattern))?;
-        form_urlencoded::parse(request.query_string().as_bytes())
-            .map(|(name, _)| name.into_owned())
-            .find(|name| !documented.contains(name))
-    });
+    let unknown = if !checked || request.query_string().is_empty() {
+        None
+    } else if DOCUMENTED_QUERY_PARAMETERS.unambiguous_static.contains(request.path()) {
+        unknown_parameter(&request, request.path())
+    } else {
+        request
+            .match_pattern()
+            .filter(|pattern| is_api(pattern))
+            .and_then(|pattern| unknown_parameter(&request, &pattern))
+    };
     match unknown {
         Some(name) => {
             let problem = ApiError::invalid_field(&name, "is not a parameter of this operation");
@@ -132,9 +173,18 @@ pub(crate) async fn reject_unknown_parameters(
     }
 }
 
+/// The first parameter of the request's query that its operation does not document; `None` also
+/// for an operation the document does not list.
+fn unknown_parameter(request: &ServiceRequest, pattern: &str) -> Option<String> {
+    let documented = DOCUMENTED_QUERY_PARAMETERS.of(request.method().as_str(), pattern)?;
+    form_urlencoded::parse(request.query_string().as_bytes())
+        .find(|(name, _)| !documented.contains(name.as_ref()))
+        .map(|(name, _)| name.into_owned())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::carries_credentials;
+    use super::{carries_credentials, documented_query_parameters, template_matches};
 
     #[test]
     fn credentials_are_found_by_name_in_any_spelling() {
@@ -149,8 +199,27 @@ mod tests {
         ] {
             assert!(carries_credentials(query), "{query}");
         }
-        for query in ["", "limit=5", "appId=a", "nextPageCursor=token"] {
+        for query in ["", "limit=5", "appId=a", "nextPageCursor=token", "tokens=t", "app-key-id=k"] {
             assert!(!carries_credentials(query), "{query}");
         }
+    }
+
+    #[test]
+    fn a_static_path_that_a_templated_one_also_matches_is_looked_up_through_the_router() {
+        let document = serde_json::json!({"paths": {
+            "/v1/items/{id}": {"get": {"parameters": [{"in": "query", "name": "expand"}]}},
+            "/v1/items/export": {"get": {"parameters": [{"in": "query", "name": "format"}]}},
+            "/v1/check": {"parameters": [{"in": "query", "name": "appId"}], "get": {}, "post": {}},
+        }});
+        let documented = documented_query_parameters(&document);
+        assert!(documented.unambiguous_static.contains("/v1/check"));
+        assert!(!documented.unambiguous_static.contains("/v1/items/export"), "also matched by /v1/items/{{id}}");
+        assert!(!documented.unambiguous_static.contains("/v1/items/{id}"));
+        assert!(documented.of("POST", "/v1/check").is_some_and(|names| names.contains("appId")));
+        assert!(documented.of("GET", "/v1/items/export").is_some_and(|names| names.contains("format")));
+        assert!(documented.of("DELETE", "/v1/check").is_none());
+        assert!(template_matches("/a/{id}/b", "/a/7/b"));
+        assert!(!template_matches("/a/{id}/b", "/a//b"));
+        assert!(!template_matches("/a/{id}", "/a/7/b"));
     }
 }

@@ -723,3 +723,75 @@ async fn unknown_query_parameters_are_refused_not_ignored() {
     .await
     .expect(204);
 }
+
+#[actix_web::test]
+async fn a_check_answers_the_same_bytes_from_a_warm_cache_as_without_any_cache() {
+    use std::collections::BTreeMap;
+
+    use clickwrap_domain::content::sanitize::sanitize;
+    use clickwrap_domain::templates::customizations::{AgreementMode, Customizations, TextOverrides};
+    use clickwrap_domain::templates::versioning::VersionKind;
+    use clickwrap_domain::{Language, TemplateId, TenantId};
+
+    let cached = harness_with(Settings { serving_cache_ttl: time::Duration::hours(1), ..Settings::default() }).await;
+    let uncached =
+        cached.second_instance(Settings { serving_cache_ttl: time::Duration::ZERO, ..Settings::default() }).await;
+    let op = operator(&cached, None).await;
+    let t =
+        template(&cached, &op, "<h1>Terms &amp; \"conditions\"</h1><p>Hello {{fullName}} \u{2014} \u{fc}</p>").await;
+    let admin = Admin::server(TenantId::parse(&op.tenant_id).unwrap());
+    let id = TemplateId::parse(&t).unwrap();
+    let mut customizations = Customizations { agreement_mode: AgreementMode::Checkbox, ..Customizations::default() };
+    customizations.logo_url = Some("https://cdn.example.com/logo.png".to_owned());
+    customizations.theme.border_radius = Some(8);
+    customizations.texts.insert(
+        Language::German,
+        TextOverrides { title: Some("Bitte lesen \"genau\"".to_owned()), ..TextOverrides::default() },
+    );
+    cached.service().set_customizations(&admin, id, customizations).await.unwrap();
+
+    let urls = |user: &str| {
+        let base = format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId={user}", op.app_id);
+        [
+            base.clone(),
+            format!("{base}&language=de"),
+            format!("{base}&templatePlaceholders=%7B%22fullName%22%3A%22Ada%20%3Cb%3E%22%7D"),
+        ]
+    };
+    let same_everywhere = async |url: &str| {
+        let cold = uncached.call(get(url)).await.expect(200).body;
+        let filling = cached.call(get(url)).await.expect(200).body;
+        let warm = cached.call(get(url)).await.expect(200).body;
+        assert_eq!(String::from_utf8_lossy(&filling), String::from_utf8_lossy(&cold), "{url}");
+        assert_eq!(String::from_utf8_lossy(&warm), String::from_utf8_lossy(&cold), "{url}");
+        serde_json::from_slice::<Value>(&warm).unwrap()
+    };
+    for url in urls("ada") {
+        let answer = same_everywhere(&url).await;
+        assert_eq!(answer["acceptanceRequired"], true);
+        assert_eq!(answer["customizations"]["agreementMode"], "CHECKBOX");
+    }
+    assert_eq!(same_everywhere(&urls("ada")[1]).await["customizations"]["texts"]["title"], "Bitte lesen \"genau\"");
+    assert_eq!(
+        same_everywhere(&urls("ada")[2]).await["content"].as_str().map(|c| c.contains("Ada &lt;b&gt;")),
+        Some(true)
+    );
+
+    // What one end user accepted changes their answer, not the rendering shared with the others.
+    act(&cached, &op, &t, "ada", "ACCEPTED").await;
+    let signature = act(&cached, &op, &t, "bob", "ACCEPTED").await["serviceSignature"].as_str().unwrap().to_owned();
+    verify(&cached, &op, &signature).await.expect(200);
+    assert_eq!(same_everywhere(&urls("bob")[0]).await["acceptanceRequired"], false);
+    assert_eq!(same_everywhere(&urls("ada")[0]).await["acceptanceRequired"], true, "ada's acceptance is unverified");
+
+    // A new version published through this instance is served at once, never an old rendering.
+    let content = BTreeMap::from([(Language::English, sanitize("<p>New terms for {{fullName}}</p>").unwrap())]);
+    cached.service().save_draft(&admin, id, content).await.unwrap();
+    cached.service().publish_version(&admin, id, VersionKind::Minor, None).await.unwrap();
+    let answer = same_everywhere(&urls("bob")[0]).await;
+    assert_eq!(
+        (answer["clickwrapTemplateVersion"].clone(), answer["clickwrapTemplateVersionMinor"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(answer["content"], "<p>New terms for </p>");
+}

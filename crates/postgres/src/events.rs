@@ -10,19 +10,19 @@ use clickwrap_domain::consent::models::{
 use clickwrap_domain::consent::queries::EventDetails;
 use clickwrap_domain::content::hash::ContentHash;
 use clickwrap_domain::ports::{
-    CommitVerificationError, DailyCount, EventStore, StorageError, StoredCertificate, VerificationRecord,
+    CommitVerificationError, DailyCount, EventStore, EventToVerify, StorageError, StoredCertificate, VerificationRecord,
 };
 use clickwrap_domain::templates::customizations::AgreementMode;
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::webhooks::models::Delivery;
-use clickwrap_domain::{AppId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
+use clickwrap_domain::{AppId, EndUserId, EventId, Language, Name, TemplateId, TenantId, Timestamp};
 use diesel::expression::{
     AppearsOnTable, Expression, SelectableExpression, TypedExpressionType, ValidGrouping, is_aggregate,
 };
 use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
-use diesel::sql_types::{Bool, Nullable, SqlType, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{BigInt, Bool, Nullable, SqlType, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::PgStore;
@@ -339,6 +339,19 @@ const CONTENT: EventsSql<Nullable<Text>> = EventsSql::new(
     false,
 );
 
+/// The event's tenant's quota and legal name, for a verification (each a primary-key lookup, so
+/// the event and its tenant's terms are one statement).
+const TENANT_QUOTA: EventsSql<Nullable<BigInt>> = EventsSql::new(
+    "(SELECT \"tenants\".\"event_quota\" FROM \"tenants\" \
+     WHERE \"tenants\".\"id\" = \"clickwrap_events\".\"tenant_id\")",
+    false,
+);
+const TENANT_LEGAL_NAME: EventsSql<Nullable<Text>> = EventsSql::new(
+    "(SELECT \"tenants\".\"legal_name\" FROM \"tenants\" \
+     WHERE \"tenants\".\"id\" = \"clickwrap_events\".\"tenant_id\")",
+    false,
+);
+
 impl<ST: SqlType + TypedExpressionType> Expression for EventsSql<ST> {
     type SqlType = ST;
 }
@@ -583,6 +596,26 @@ impl EventStore for PgStore {
             .filter(events::id.eq(*id.as_uuid()))
             .into_boxed();
         Ok(load_events(&mut conn, query).await?.into_iter().next())
+    }
+
+    async fn find_event_to_verify(&self, tenant: TenantId, id: EventId) -> Result<Option<EventToVerify>, StorageError> {
+        let mut conn = self.conn().await?;
+        let row: Option<(EventRow, Option<String>, Option<i64>, Option<String>)> = events::table
+            .filter(events::tenant_id.eq(*tenant.as_uuid()))
+            .filter(events::id.eq(*id.as_uuid()))
+            .select((EventRow::as_select(), CONTENT, TENANT_QUOTA, TENANT_LEGAL_NAME))
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(from_diesel)?;
+        let Some((row, content, quota, legal_name)) = row else { return Ok(None) };
+        // The foreign key on content_hash makes a missing content impossible.
+        let content = content.ok_or_else(|| corrupt("event content", &row.content_hash))?;
+        Ok(Some(EventToVerify {
+            event: row.into_domain(content)?,
+            event_quota: quota.map(|q| count_u64(q, "event quota")).transpose()?,
+            legal_name: legal_name.map(|n| Name::parse(&n).map_err(|e| corrupt("legal name", e))).transpose()?,
+        }))
     }
 
     async fn commit_verification(&self, record: &VerificationRecord) -> Result<(), CommitVerificationError> {

@@ -27,6 +27,8 @@ pub use demo::{DemoInstallation, DemoSecrets};
 pub use keys::{ResealAllError, ResealCounts};
 pub use signing::{SigningIdentityRecord, StoredSigningIdentity};
 #[cfg(feature = "test-support")]
+pub mod statement_log;
+#[cfg(feature = "test-support")]
 pub mod test_cluster;
 #[cfg(feature = "test-support")]
 pub mod test_db;

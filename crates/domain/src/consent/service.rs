@@ -11,9 +11,11 @@ use crate::content::hash::ContentHash;
 use crate::content::placeholders::{PlaceholderValues, render};
 use crate::limits::quota::QuotaPeriod;
 use crate::ports::{
-    CertificateFacts, CommitVerificationError, RenderError, StorageError, StoredCertificate, VerificationRecord,
+    CertificateFacts, CommitVerificationError, EventToVerify, RenderError, StorageError, StoredCertificate,
+    VerificationRecord,
 };
 use crate::service::ClickwrapService;
+use crate::serving_cache::ServedTemplate;
 use crate::templates::customizations::{AgreementMode, Customizations, DialogTexts};
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::{VersionNumber, VersionState};
@@ -50,6 +52,14 @@ pub struct RenderedVersion {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClickwrapView {
     pub acceptance_required: bool,
+    /// The same for every end user shown this version in this language with these placeholders,
+    /// so it is made once per cached template (see [`crate::serving_cache::ServedTemplate`]).
+    pub shown: Arc<ShownVersion>,
+}
+
+/// What the SDK shows of a version, whoever the end user is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownVersion {
     pub rendered: RenderedVersion,
     /// A short label for the inline checkbox: the consent wording and the agreement's name.
     pub inline_content: String,
@@ -160,19 +170,26 @@ impl ClickwrapService {
         let now = self.now();
         let template = self.tenant_template(app, check.template_id, None).await?;
         let version = template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
-        let rendered = render_version(&template, version, &check.language, &check.placeholders)?;
+        let language =
+            check.language.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
+        let shown = template.shown(version.number, language, &check.placeholders, |template| {
+            let rendered = render_version(template, version, language, &check.placeholders)?;
+            let texts = template.customizations.texts_for(language);
+            Ok::<_, TemplateNotFound>(ShownVersion {
+                inline_content: inline_label(&texts, &rendered.name),
+                rendered,
+                customizations: template.customizations.clone(),
+                texts,
+            })
+        })?;
         let snapshot = self
             .ports
             .events
             .consent_snapshot(app.tenant_id, &check.end_user_id, template.id, version.number.major)
             .await?;
-        let texts = template.customizations.texts_for(rendered.language);
         Ok(ClickwrapView {
             acceptance_required: snapshot.acceptance_required(template.always_require_acceptance),
-            inline_content: inline_label(&texts, &rendered.name),
-            rendered,
-            customizations: template.customizations.clone(),
-            texts,
+            shown,
         })
     }
 
@@ -195,7 +212,9 @@ impl ClickwrapService {
             None => Some(effective),
         }
         .ok_or(TemplateNotFound)?;
-        Ok(render_version(&template, version, &query.language, &query.placeholders)?)
+        let language =
+            query.language.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
+        Ok(render_version(&template, version, language, &query.placeholders)?)
     }
 
     /// The content of the end user's latest verified acceptance exactly as it was shown: the
@@ -314,15 +333,19 @@ impl ClickwrapService {
         if claims.app_id != app.id {
             return Err(VerifyError::AppMismatch);
         }
-        let mut event =
-            self.ports.events.find_event(app.tenant_id, claims.event_id).await?.ok_or(VerifyError::InvalidSignature)?;
+        // The event and its tenant's quota and legal name in one read: the quota is enforced by
+        // the commit below, and the legal name goes on the certificate, so both are read fresh.
+        let EventToVerify { mut event, event_quota: quota, legal_name } = self
+            .ports
+            .events
+            .find_event_to_verify(app.tenant_id, claims.event_id)
+            .await?
+            .ok_or(VerifyError::InvalidSignature)?;
         if event.verify(now).is_err() {
             return Err(VerifyError::AlreadyVerified { event_id: event.id });
         }
 
-        let tenant = self.ports.tenants.find_tenant(app.tenant_id).await?;
-        let quota = tenant.as_ref().and_then(|t| t.event_quota);
-        let operator_name = tenant.and_then(|t| t.legal_name).map(|n| n.as_str().to_owned());
+        let operator_name = legal_name.map(|n| n.as_str().to_owned());
         let period = QuotaPeriod::containing(now);
         let certificate = match event.status {
             EventStatus::Accepted => {
@@ -377,14 +400,15 @@ impl ClickwrapService {
         app: &App,
         id: TemplateId,
         needs: Option<VersionNumber>,
-    ) -> Result<Arc<Template>, ClickwrapQueryError> {
+    ) -> Result<Arc<ServedTemplate>, ClickwrapQueryError> {
         let now = self.now();
         if let Some(template) = self.caches.templates.fresh(&(app.tenant_id, id), now)
             && needs.is_none_or(|number| template.version(number).is_some())
         {
             return Ok(template);
         }
-        let template = Arc::new(self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?);
+        let template = self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?;
+        let template = Arc::new(ServedTemplate::new(template));
         self.caches.templates.keep((app.tenant_id, id), template.clone(), now);
         Ok(template)
     }
@@ -420,10 +444,9 @@ fn shown_version(
 fn render_version(
     template: &Template,
     version: &TemplateVersion,
-    wish: &LanguagePreference,
+    language: Language,
     placeholders: &PlaceholderValues,
 ) -> Result<RenderedVersion, TemplateNotFound> {
-    let language = wish.resolve(&version.languages(), template.default_language).ok_or(TemplateNotFound)?;
     let (content, content_hash) = render_in(version, language, placeholders).ok_or(TemplateNotFound)?;
     Ok(RenderedVersion {
         template_id: template.id,

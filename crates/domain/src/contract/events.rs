@@ -18,6 +18,7 @@ use crate::{EndUserId, EventId, TemplateId, TenantId, Timestamp};
 /// Runs every check of the event store.
 pub async fn event_store_contract(stores: &Stores<'_>) {
     insert_and_find_round_trip(stores).await;
+    an_event_to_verify_comes_with_its_tenants_current_terms(stores).await;
     commit_verification_of_an_accepted_event(stores).await;
     commit_verification_of_a_declined_event(stores).await;
     commit_verification_of_a_missing_event(stores).await;
@@ -223,6 +224,37 @@ async fn insert_and_find_round_trip(stores: &Stores<'_>) {
     assert!(
         list(stores, seed.tenant.id, &EventFilter::default(), None, 100).await.is_empty(),
         "events: unverified events are never listed"
+    );
+}
+
+async fn an_event_to_verify_comes_with_its_tenants_current_terms(stores: &Stores<'_>) {
+    let seed = fixtures::seed(stores).await;
+    let other = fixtures::seed(stores).await;
+    let event = fixtures::stored_event(stores, seed.event().inline_checkbox().build()).await;
+    let found = stores.events.find_event_to_verify(seed.tenant.id, event.id).await.unwrap().unwrap();
+    assert_eq!(found.event, event, "events: the event to verify has every field find_event has");
+    assert_eq!((found.event_quota, found.legal_name), (None, None), "events: a tenant without quota or legal name");
+
+    let legal_name = fixtures::name("Seed Holdings GmbH");
+    assert!(stores.tenants.set_event_quota(seed.tenant.id, Some(7)).await.unwrap());
+    assert!(stores.tenants.set_legal_name(seed.tenant.id, Some(&legal_name)).await.unwrap());
+    assert!(stores.tenants.set_event_quota(other.tenant.id, Some(1_000)).await.unwrap());
+    let found = stores.events.find_event_to_verify(seed.tenant.id, event.id).await.unwrap().unwrap();
+    assert_eq!(
+        (found.event_quota, found.legal_name),
+        (Some(7), Some(legal_name)),
+        "events: the event to verify comes with its own tenant's quota and legal name as they are now"
+    );
+
+    assert_eq!(
+        stores.events.find_event_to_verify(other.tenant.id, event.id).await.unwrap(),
+        None,
+        "events: another tenant's event is not found to verify"
+    );
+    assert_eq!(
+        stores.events.find_event_to_verify(seed.tenant.id, EventId::from_uuid(fixtures::uuid())).await.unwrap(),
+        None,
+        "events: an unknown event is not found to verify"
     );
 }
 

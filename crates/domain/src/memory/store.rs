@@ -15,9 +15,9 @@ use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::{QuotaPeriod, quota_allows};
 use crate::limits::rate::{RateLimitKey, WindowHits};
 use crate::ports::{
-    AppStore, AppUpdate, AuditLogStore, CommitVerificationError, DailyCount, EventStore, InsertVersionError, KeyStore,
-    LedgerStore, RateLimitStore, StorageError, StoredCertificate, StoredLeaf, StoredLedgerKey, StoredServerKey,
-    TemplateStore, TemplateUpdate, TenantStore, TreeHeadSigner, VerificationRecord,
+    AppStore, AppUpdate, AuditLogStore, CommitVerificationError, DailyCount, EventStore, EventToVerify,
+    InsertVersionError, KeyStore, LedgerStore, RateLimitStore, StorageError, StoredCertificate, StoredLeaf,
+    StoredLedgerKey, StoredServerKey, TemplateStore, TemplateUpdate, TenantStore, TreeHeadSigner, VerificationRecord,
 };
 use crate::secrets::SecretHash;
 use crate::templates::models::{Template, TemplateVersion};
@@ -413,6 +413,17 @@ impl EventStore for MemoryStore {
 
     async fn find_event(&self, tenant: TenantId, id: EventId) -> Result<Option<ClickwrapEvent>, StorageError> {
         Ok(self.state().events.get(&id).filter(|e| e.tenant_id == tenant).cloned())
+    }
+
+    async fn find_event_to_verify(&self, tenant: TenantId, id: EventId) -> Result<Option<EventToVerify>, StorageError> {
+        let state = self.state();
+        let Some(event) = state.events.get(&id).filter(|e| e.tenant_id == tenant).cloned() else { return Ok(None) };
+        let terms = state.tenants.get(&tenant);
+        Ok(Some(EventToVerify {
+            event,
+            event_quota: terms.and_then(|t| t.event_quota),
+            legal_name: terms.and_then(|t| t.legal_name.clone()),
+        }))
     }
 
     async fn commit_verification(&self, record: &VerificationRecord) -> Result<(), CommitVerificationError> {

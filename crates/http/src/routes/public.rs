@@ -79,7 +79,12 @@ async fn check(state: web::Data<ApiState>, request: HttpRequest) -> ApiResult<Ht
         placeholders: placeholders(&query)?,
     };
     let view = state.service.check_clickwrap(&app, &check).await?;
-    Ok(with_rate_headers(ok(&wire::public::clickwrap_view(&view)), &decision))
+    let body = wire::public::clickwrap_view(&view).map_err(|e| {
+        tracing::error!(error = %e, "the check's answer could not be written");
+        ApiError::internal()
+    })?;
+    let answer = HttpResponse::Ok().content_type("application/json").body(body);
+    Ok(with_rate_headers(answer, &decision))
 }
 
 /// `POST /clickwrap`: the end user acted; records the event and returns the Signature.

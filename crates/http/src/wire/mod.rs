@@ -14,8 +14,8 @@ use clickwrap_domain::Timestamp;
 use clickwrap_domain::templates::customizations::{Customizations, DialogTexts};
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
-use serde_json::{Value, json};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 
 /// A request body that must be a JSON object. Derived `Deserialize` also reads a struct from an
 /// array of its fields in order, so `["v1…"]` passed for `{"serviceSignature": "v1…"}`; the API
@@ -78,26 +78,72 @@ pub(crate) fn optional_timestamp(at: Option<Timestamp>) -> Value {
 
 /// `customizations` as the SDK reads it: the texts already resolved for one language.
 pub(crate) fn customizations(c: &Customizations, texts: &DialogTexts) -> Value {
-    json!({
-        "agreementMode": c.agreement_mode.as_str(),
-        "theme": {
-            "primaryColor": c.theme.primary_color.as_ref().map(|x| x.as_str()),
-            "backgroundColor": c.theme.background_color.as_ref().map(|x| x.as_str()),
-            "textColor": c.theme.text_color.as_ref().map(|x| x.as_str()),
-            "borderRadius": c.theme.border_radius,
-        },
-        "buttons": {
-            "acceptStyle": c.buttons.accept_style.as_str(),
-            "declineStyle": c.buttons.decline_style.as_str(),
-            "showDecline": c.buttons.show_decline,
-        },
-        "logoUrl": c.logo_url,
-        "texts": {
-            "title": texts.title,
-            "acceptButton": texts.accept_button,
-            "declineButton": texts.decline_button,
-            "checkboxLabel": texts.checkbox_label,
-            "versionLabel": texts.version_label,
-        },
-    })
+    serde_json::to_value(CustomizationsWire::of(c, texts)).unwrap_or_default()
+}
+
+/// `customizations` on the wire, borrowed from the domain values, so the SDK check writes it
+/// straight into its answer. Members in alphabetical order, as a `serde_json::Map` orders them, so
+/// the bytes are those of [`customizations`]'s value.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CustomizationsWire<'a> {
+    agreement_mode: &'static str,
+    buttons: ButtonsWire,
+    logo_url: Option<&'a str>,
+    texts: TextsWire<'a>,
+    theme: ThemeWire<'a>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ButtonsWire {
+    accept_style: &'static str,
+    decline_style: &'static str,
+    show_decline: bool,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TextsWire<'a> {
+    accept_button: &'a str,
+    checkbox_label: &'a str,
+    decline_button: &'a str,
+    title: &'a str,
+    version_label: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ThemeWire<'a> {
+    background_color: Option<&'a str>,
+    border_radius: Option<u8>,
+    primary_color: Option<&'a str>,
+    text_color: Option<&'a str>,
+}
+
+impl<'a> CustomizationsWire<'a> {
+    pub(crate) fn of(c: &'a Customizations, texts: &'a DialogTexts) -> Self {
+        Self {
+            agreement_mode: c.agreement_mode.as_str(),
+            buttons: ButtonsWire {
+                accept_style: c.buttons.accept_style.as_str(),
+                decline_style: c.buttons.decline_style.as_str(),
+                show_decline: c.buttons.show_decline,
+            },
+            logo_url: c.logo_url.as_deref(),
+            texts: TextsWire {
+                accept_button: &texts.accept_button,
+                checkbox_label: &texts.checkbox_label,
+                decline_button: &texts.decline_button,
+                title: &texts.title,
+                version_label: &texts.version_label,
+            },
+            theme: ThemeWire {
+                background_color: c.theme.background_color.as_ref().map(|x| x.as_str()),
+                border_radius: c.theme.border_radius,
+                primary_color: c.theme.primary_color.as_ref().map(|x| x.as_str()),
+                text_color: c.theme.text_color.as_ref().map(|x| x.as_str()),
+            },
+        }
+    }
 }

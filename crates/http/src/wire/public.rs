@@ -9,10 +9,10 @@ use clickwrap_domain::templates::customizations::AgreementMode;
 use clickwrap_domain::templates::models::{Template, TemplateVersion};
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::{EndUserId, Language, TemplateId, Timestamp};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
-use super::{customizations, optional_timestamp, timestamp};
+use super::{CustomizationsWire, optional_timestamp, timestamp};
 use crate::problem::{ApiError, ApiResult};
 
 /// Longest label the SDK may report, and largest client metadata object.
@@ -36,13 +36,57 @@ pub(crate) fn rendered(r: &RenderedVersion) -> Map<String, Value> {
     }
 }
 
-pub(crate) fn clickwrap_view(view: &ClickwrapView) -> Value {
-    let mut fields = rendered(&view.rendered);
-    fields.insert("acceptanceRequired".into(), Value::Bool(view.acceptance_required));
-    fields.insert("agreementMode".into(), Value::from(view.customizations.agreement_mode.as_str()));
-    fields.insert("inlineContent".into(), Value::from(view.inline_content.as_str()));
-    fields.insert("customizations".into(), customizations(&view.customizations, &view.texts));
-    Value::Object(fields)
+/// The SDK check's answer, borrowed from the view and written once into a buffer (no JSON tree:
+/// the content alone is kilobytes). Members in alphabetical order, the order the other answers'
+/// `serde_json::Map` has, so the bytes are what they were when it was built as a tree.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CheckAnswer<'a> {
+    acceptance_required: bool,
+    agreement_mode: &'static str,
+    #[serde(serialize_with = "displayed")]
+    clickwrap_template_id: TemplateId,
+    clickwrap_template_version: u32,
+    clickwrap_template_version_minor: u32,
+    content: &'a str,
+    content_hash: &'a str,
+    customizations: CustomizationsWire<'a>,
+    #[serde(serialize_with = "displayed")]
+    effective_at: Timestamp,
+    inline_content: &'a str,
+    language: &'static str,
+    name: &'a str,
+}
+
+fn displayed<T: std::fmt::Display, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+/// Room for everything but the content in the check's answer (names, texts, colours, the label).
+const CHECK_ANSWER_OVERHEAD: usize = 1_024;
+
+/// `GET /clickwrap`'s body.
+pub(crate) fn clickwrap_view(view: &ClickwrapView) -> Result<Vec<u8>, serde_json::Error> {
+    let shown = &*view.shown;
+    let r = &shown.rendered;
+    let answer = CheckAnswer {
+        acceptance_required: view.acceptance_required,
+        agreement_mode: shown.customizations.agreement_mode.as_str(),
+        clickwrap_template_id: r.template_id,
+        clickwrap_template_version: r.version.major,
+        clickwrap_template_version_minor: r.version.minor,
+        content: &r.content,
+        content_hash: r.content_hash.as_str(),
+        customizations: CustomizationsWire::of(&shown.customizations, &shown.texts),
+        effective_at: r.effective_at,
+        inline_content: &shown.inline_content,
+        language: r.language.code(),
+        name: &r.name,
+    };
+    // JSON escaping can make the content longer; the first guess still saves most regrowth.
+    let mut body = Vec::with_capacity(r.content.len() + CHECK_ANSWER_OVERHEAD);
+    serde_json::to_writer(&mut body, &answer)?;
+    Ok(body)
 }
 
 #[derive(Debug, Deserialize)]
@@ -217,4 +261,102 @@ pub(crate) fn re_accept_results(results: &[(EndUserId, TemplateId, ReAcceptOutco
         })
         .collect();
     json!({ "results": results })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::sync::Arc;
+
+    use clickwrap_domain::consent::service::ShownVersion;
+    use clickwrap_domain::templates::customizations::{ButtonStyle, Color, Customizations, DialogTexts};
+
+    use super::*;
+
+    /// The answer as it was built before, as a `serde_json` tree with the fields named one by one.
+    fn as_a_tree(view: &ClickwrapView) -> Value {
+        let s = &view.shown;
+        let (r, c, texts) = (&s.rendered, &s.customizations, &s.texts);
+        json!({
+            "clickwrapTemplateId": r.template_id.to_string(),
+            "clickwrapTemplateVersion": r.version.major,
+            "clickwrapTemplateVersionMinor": r.version.minor,
+            "effectiveAt": timestamp(r.effective_at),
+            "name": r.name,
+            "language": r.language.code(),
+            "content": r.content,
+            "contentHash": r.content_hash.as_str(),
+            "acceptanceRequired": view.acceptance_required,
+            "agreementMode": c.agreement_mode.as_str(),
+            "inlineContent": s.inline_content,
+            "customizations": {
+                "agreementMode": c.agreement_mode.as_str(),
+                "theme": {
+                    "primaryColor": c.theme.primary_color.as_ref().map(|x| x.as_str()),
+                    "backgroundColor": c.theme.background_color.as_ref().map(|x| x.as_str()),
+                    "textColor": c.theme.text_color.as_ref().map(|x| x.as_str()),
+                    "borderRadius": c.theme.border_radius,
+                },
+                "buttons": {
+                    "acceptStyle": c.buttons.accept_style.as_str(),
+                    "declineStyle": c.buttons.decline_style.as_str(),
+                    "showDecline": c.buttons.show_decline,
+                },
+                "logoUrl": c.logo_url,
+                "texts": {
+                    "title": texts.title,
+                    "acceptButton": texts.accept_button,
+                    "declineButton": texts.decline_button,
+                    "checkboxLabel": texts.checkbox_label,
+                    "versionLabel": texts.version_label,
+                },
+            },
+        })
+    }
+
+    fn view(customizations: Customizations, acceptance_required: bool) -> ClickwrapView {
+        let content = "<h1>Terms &amp; \"conditions\"</h1>\n<p>\u{fc}ber \u{2014} \u{1F600} \\ </p>".to_owned();
+        let rendered = RenderedVersion {
+            template_id: TemplateId::parse("0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b").unwrap(),
+            name: "Terms \"of\" Service".to_owned(),
+            version: VersionNumber::new(3, 12),
+            effective_at: Timestamp::parse_rfc3339("2026-11-22T07:15:03.123Z").unwrap(),
+            language: Language::German,
+            content_hash: ContentHash::of(&content),
+            content,
+        };
+        let texts = DialogTexts {
+            title: "Bitte \"lesen\"".to_owned(),
+            accept_button: "Akzeptieren".to_owned(),
+            decline_button: "Ablehnen".to_owned(),
+            checkbox_label: "Ich stimme zu\t<".to_owned(),
+            version_label: "Version".to_owned(),
+        };
+        let shown = ShownVersion {
+            rendered,
+            inline_content: "Ich stimme zu: <strong>Terms</strong>".to_owned(),
+            customizations,
+            texts,
+        };
+        ClickwrapView { acceptance_required, shown: Arc::new(shown) }
+    }
+
+    #[test]
+    fn the_check_answer_is_byte_for_byte_the_tree_it_replaced() {
+        let mut full = Customizations { agreement_mode: AgreementMode::Checkbox, ..Customizations::default() };
+        full.theme.primary_color = Some(Color::parse("#112233").unwrap());
+        full.theme.background_color = Some(Color::parse("#ffffff").unwrap());
+        full.theme.text_color = Some(Color::parse("#000").unwrap());
+        full.theme.border_radius = Some(48);
+        full.buttons.accept_style = ButtonStyle::Outlined;
+        full.buttons.decline_style = ButtonStyle::Text;
+        full.buttons.show_decline = true;
+        full.logo_url = Some("https://cdn.example.com/logo.png?a=1&b=\"2\"".to_owned());
+        for (customizations, acceptance_required) in [(Customizations::default(), true), (full, false)] {
+            let view = view(customizations, acceptance_required);
+            let written = String::from_utf8(clickwrap_view(&view).unwrap()).unwrap();
+            assert_eq!(written, as_a_tree(&view).to_string());
+        }
+    }
 }
