@@ -315,16 +315,16 @@ impl World {
         let view = service.check_clickwrap(app, &check).await.unwrap();
         let action = PresentedAction {
             template_id: self.template.id,
-            version: view.rendered.version,
+            version: view.shown.rendered.version,
             end_user_id,
             action: Action::Accepted,
             language: Language::English,
             placeholders: PlaceholderValues::default(),
-            content_hash: view.rendered.content_hash.clone(),
+            content_hash: view.shown.rendered.content_hash.clone(),
             presented_at: self.now().saturating_sub(time::Duration::seconds(5)),
             presentation: Presentation {
                 mode: PresentationMode::Dialog,
-                agreement_mode: view.customizations.agreement_mode,
+                agreement_mode: view.shown.customizations.agreement_mode,
                 accept_label: "Accept".into(),
                 checkbox_label: None,
                 scroll_required: Some(false),
