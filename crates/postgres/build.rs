@@ -4,17 +4,24 @@ use std::fs;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations");
-    println!("cargo:rerun-if-changed={}", dir.display());
+    // Read when the script runs, not baked in when it was compiled: a target directory copied to
+    // another checkout must fingerprint that checkout's migrations.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".to_owned());
+    let dir = Path::new(&manifest_dir).join("../../migrations");
+    // Relative paths are taken from the package's folder, so they stay true in a copied target.
+    println!("cargo:rerun-if-changed=../../migrations");
     let mut files = Vec::new();
     collect(&dir, &mut files);
     files.sort();
     // FNV-1a: not for security, only to notice a change.
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for path in files {
-        println!("cargo:rerun-if-changed={}", path.display());
+        let name = path.strip_prefix(&dir).unwrap_or(&path).to_string_lossy().into_owned();
+        println!("cargo:rerun-if-changed=../../migrations/{name}");
         let bytes = fs::read(&path).unwrap_or_default();
-        for byte in path.to_string_lossy().bytes().chain(bytes) {
+        // The path relative to the migrations folder: the same migrations give the same digest
+        // wherever the checkout is.
+        for byte in name.bytes().chain(bytes) {
             hash ^= u64::from(byte);
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
