@@ -148,28 +148,31 @@ where
     if !status.success() {
         return Err(format!("perf record failed ({status}); is kernel.perf_event_paranoid at most 1, or are we root?"));
     }
+    // Only the table rows: perf's comment lines and the symbol column's padding say nothing.
     let report = |args: &[&str]| -> String {
-        Command::new("perf")
+        let output = Command::new("perf")
             .args(["report", "--stdio", "--no-children", "-i"])
             .arg(&data)
             .args(args)
             .stderr(Stdio::null())
             .output()
-            .map(|o| {
-                String::from_utf8_lossy(&o.stdout)
-                    .lines()
-                    .filter(|l| !l.trim().is_empty())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        output
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
     };
     let pid = server_pid.to_string();
     let text = format!(
-        "# {name}: the whole machine by program\n{}\n\n# the server's costliest functions\n{}\n\n# PostgreSQL's costliest functions\n{}\n",
+        "# {name}: share of the whole machine's CPU, by program\n{}\n\n\
+         # the server's costliest functions, as shares of the server's CPU\n{}\n\n\
+         # PostgreSQL's costliest functions, as shares of PostgreSQL's CPU\n{}\n",
         report(&["--sort", "comm", "--percent-limit", "1"]),
-        report(&["--pid", &pid, "--sort", "dso,sym", "--percent-limit", "0.7"]),
-        report(&["--comms", "postgres", "--sort", "dso,sym", "--percent-limit", "0.7"]),
+        report(&["--pid", &pid, "--percentage", "relative", "--sort", "dso,sym", "--percent-limit", "1.5"]),
+        report(&["--comms", "postgres", "--percentage", "relative", "--sort", "dso,sym", "--percent-limit", "1.5"]),
     );
     let summary = out.join(format!("profile-{name}.txt"));
     std::fs::write(&summary, text).map_err(|e| format!("cannot write {}: {e}", summary.display()))?;
