@@ -66,6 +66,15 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         Some(why) => Action::Skip(format!("{why}; the fault run was NOT done")),
     };
 
+    // The suites once more through PgBouncer in transaction mode (`.ci/run` installs it).
+    let pooler = match crate::pgbouncer::unavailable_reason() {
+        None => Action::Task(crate::pgbouncer::run_suites),
+        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
+            Err(crate::pgbouncer::unavailable_reason().unwrap_or_default() + " (CI must run the suites through it)")
+        }),
+        Some(why) => Action::Skip(format!("{why}; the suites were NOT run through a transaction-mode pooler")),
+    };
+
     vec![
         Step { name: "fmt", action: Action::Cargo(&["fmt", "--all", "--", "--check"]) },
         Step {
@@ -73,6 +82,7 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
             action: Action::Cargo(&["clippy", "--workspace", "--all-targets", "--locked", "--", "-D", "warnings"]),
         },
         Step { name: "test", action: Action::Cargo(test) },
+        Step { name: "pooler", action: pooler },
         // nextest does not run doc tests, so they always get their own step.
         Step { name: "doctest", action: Action::Cargo(&["test", "--workspace", "--doc", "--locked"]) },
         // Advisories are left out on purpose: they need a network database.

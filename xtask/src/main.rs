@@ -11,6 +11,7 @@ mod bench;
 mod chaos;
 mod ci;
 mod demo_server;
+mod pgbouncer;
 mod schemathesis;
 mod sdk;
 
@@ -25,6 +26,8 @@ Commands:
             fmt      cargo fmt --all -- --check
             clippy   cargo clippy --workspace --all-targets --locked -- -D warnings
             test     cargo nextest run (or cargo test when cargo-nextest is missing)
+            pooler   the HTTP, storage and server suites once more through a PgBouncer in
+                     transaction mode (skipped without pgbouncer; on CI, it must run)
             doctest  cargo test --workspace --doc --locked
             deny     cargo deny check bans licenses sources (skipped when cargo-deny is missing)
             browser  the browser SDK's tests in headless Chromium, against its mock server and
@@ -34,10 +37,10 @@ Commands:
                      all checks, stateful phase along the document's links (skipped without
                      schemathesis; on CI, with CI set, missing tools fail instead)
             chaos    the fault run below (skipped without PostgreSQL's initdb and pg_ctl)
-  bench [--quick] [--profile]
+  bench [--quick] [--profile] [--pooler]
           the whole service against same-run PostgreSQL baselines (SDK check vs pgbench -S,
           consent write vs pgbench TPC-B, events-list depth, webhook lag, resident memory, CPU
-          per request; --profile adds perf profiles);
+          per request; --profile adds perf profiles, --pooler puts PgBouncer in front);
           writes target/bench/results.json. `bench storage` and `bench webhooks` measure one
           adapter each, `bench bundle` the evidence bundle's verifier (no database);
           `cargo xtask bench help` tells more (needs PostgreSQL)

@@ -6,10 +6,11 @@ use clickwrap_domain::audit::models::{AuditAction, AuditEntry, AuditPosition};
 use clickwrap_domain::ports::{AuditLogStore, StorageError};
 use clickwrap_domain::{AuditEntryId, OperatorTokenId, TenantId};
 use diesel::prelude::*;
-use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use diesel_async::RunQueryDsl;
 use serde_json::Value;
 
 use crate::PgStore;
+use crate::connection::DbConnection;
 use crate::convert::{at, limit_i64, ts};
 use crate::errors::{corrupt, from_diesel};
 use crate::schema::audit_log;
@@ -61,7 +62,7 @@ impl AuditRow {
 }
 
 /// Writes `entry` on `conn`: call it inside the transaction of the change it records.
-pub(crate) async fn write(conn: &mut AsyncPgConnection, entry: &AuditEntry) -> QueryResult<()> {
+pub(crate) async fn write(conn: &mut DbConnection, entry: &AuditEntry) -> QueryResult<()> {
     diesel::insert_into(audit_log::table).values(AuditRow::from_domain(entry)).execute(conn).await.map(|_| ())
 }
 

@@ -1,16 +1,22 @@
 //! Reaching PostgreSQL: the connection URL, creating the database when it is missing, migrating
-//! (one process at a time), and the connection pool.
+//! (one process at a time), and the connection pool. Everything here works through a
+//! transaction-mode pooler too: statements are unnamed ([`Statements::Unnamed`]) unless the pool
+//! is told otherwise, and no lock or setting outlives a transaction.
 
 use std::fmt;
 use std::time::Duration;
 
+use diesel::Connection;
 use diesel::connection::SimpleConnection;
 use diesel::migration::MigrationSource;
+use diesel_async::RunQueryDsl;
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
 use diesel_async::pooled_connection::deadpool::Pool;
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+use futures_util::FutureExt;
+
+pub use crate::connection::{DbConnection, Statements};
 
 /// The SQL migrations of `migrations/` at the workspace root, compiled into the binary.
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations");
@@ -208,8 +214,8 @@ pub async fn probe(url: &DatabaseUrl) -> Result<(), ConnectFailure> {
 
 /// Connects to `target` (the configured database, or the server's `postgres` database to create
 /// it); a failure is explained against `configured`.
-async fn connect(configured: &DatabaseUrl, target: &DatabaseUrl) -> Result<AsyncPgConnection, DatabaseError> {
-    match AsyncPgConnection::establish(&target.expose()).await {
+async fn connect(configured: &DatabaseUrl, target: &DatabaseUrl) -> Result<DbConnection, DatabaseError> {
+    match DbConnection::connect(&target.expose(), Statements::Unnamed).await {
         Ok(conn) => Ok(conn),
         Err(error) => {
             let failure = match probe(target).await {
@@ -225,7 +231,7 @@ async fn connect(configured: &DatabaseUrl, target: &DatabaseUrl) -> Result<Async
 pub async fn create_database_if_missing(url: &DatabaseUrl) -> Result<(), DatabaseError> {
     // A database that takes the connection exists: a serving role need not reach `postgres`, which
     // a locked-down server may not let it connect to.
-    if AsyncPgConnection::establish(&url.expose()).await.is_ok() {
+    if DbConnection::connect(&url.expose(), Statements::Unnamed).await.is_ok() {
         return Ok(());
     }
     let mut conn = connect(url, &url.with_database("postgres")).await?;
@@ -245,7 +251,7 @@ pub async fn create_database_if_missing(url: &DatabaseUrl) -> Result<(), Databas
     }
 }
 
-async fn database_exists(conn: &mut AsyncPgConnection, name: &str) -> Result<bool, diesel::result::Error> {
+async fn database_exists(conn: &mut DbConnection, name: &str) -> Result<bool, diesel::result::Error> {
     use diesel::sql_types::Text;
     #[derive(diesel::QueryableByName)]
     struct Found {
@@ -259,22 +265,24 @@ async fn database_exists(conn: &mut AsyncPgConnection, name: &str) -> Result<boo
     Ok(row.found)
 }
 
-/// Applies every pending migration. Several processes may start at once: an advisory lock lets one
-/// migrate while the others wait, then find nothing left to do. A database that is up to date is
-/// only read, so a role that does not own the schema (see [`grant_to_serving_role`]) can start.
+/// Applies every pending migration, all in one transaction. Several processes may start at once:
+/// a transaction-level advisory lock lets one migrate while the others wait, then find nothing left
+/// to do; a lock held by the transaction (not the session) is also what a transaction-mode pooler
+/// can carry. A database that is up to date is only read, so a role that does not own the schema
+/// (see [`grant_to_serving_role`]) can start.
 pub async fn migrate(url: &DatabaseUrl) -> Result<(), DatabaseError> {
     let mut conn = connect(url, url).await?;
     if is_up_to_date(&mut conn).await {
         return Ok(());
     }
     tokio::task::spawn_blocking(move || {
-        let mut conn: AsyncConnectionWrapper<AsyncPgConnection> = AsyncConnectionWrapper::from(conn);
-        conn.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))
+        let mut conn: AsyncConnectionWrapper<DbConnection> = AsyncConnectionWrapper::from(conn);
+        let applied = conn
+            .transaction(|conn| {
+                conn.batch_execute(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))?;
+                conn.run_pending_migrations(MIGRATIONS).map(|versions| versions.len())
+            })
             .map_err(|e| DatabaseError::Migrate(e.to_string()))?;
-        let applied = conn.run_pending_migrations(MIGRATIONS).map(|versions| versions.len());
-        let unlocked = conn.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"));
-        let applied = applied.map_err(|e| DatabaseError::Migrate(e.to_string()))?;
-        unlocked.map_err(|e| DatabaseError::Migrate(e.to_string()))?;
         if applied > 0 {
             tracing::info!(applied, "database migrated");
         }
@@ -287,7 +295,7 @@ pub async fn migrate(url: &DatabaseUrl) -> Result<(), DatabaseError> {
 /// Whether the database has applied every embedded migration. Read with a plain query: diesel's
 /// own check creates its bookkeeping table first, which a role without CREATE may not do. Anything
 /// that cannot be read counts as not up to date, and the migration then says what is wrong.
-async fn is_up_to_date(conn: &mut AsyncPgConnection) -> bool {
+async fn is_up_to_date(conn: &mut DbConnection) -> bool {
     #[derive(diesel::QueryableByName)]
     struct Applied {
         #[diesel(sql_type = diesel::sql_types::Text)]
@@ -335,15 +343,18 @@ pub struct PoolSettings {
     pub max_size: usize,
     /// How long a request waits for a free connection before the database counts as unavailable.
     pub wait_timeout: Duration,
+    /// How the pool's connections send statements: [`Statements::Unnamed`] when the URL leads to
+    /// a transaction-mode pooler.
+    pub statements: Statements,
 }
 
 impl Default for PoolSettings {
     fn default() -> Self {
-        Self { max_size: 16, wait_timeout: Duration::from_secs(5) }
+        Self { max_size: 16, wait_timeout: Duration::from_secs(5), statements: Statements::Prepared }
     }
 }
 
-pub type PgPool = Pool<AsyncPgConnection>;
+pub type PgPool = Pool<DbConnection>;
 
 /// A pool of connections. Connections are opened lazily, on first use.
 pub fn pool(url: &DatabaseUrl, settings: PoolSettings) -> Result<PgPool, DatabaseError> {
@@ -352,7 +363,9 @@ pub fn pool(url: &DatabaseUrl, settings: PoolSettings) -> Result<PgPool, Databas
     // fails its next query, is marked broken and is not returned to the pool.
     let mut config = ManagerConfig::default();
     config.recycling_method = RecyclingMethod::Fast;
-    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url.expose(), config);
+    let statements = settings.statements;
+    config.custom_setup = Box::new(move |url| DbConnection::connect(url, statements).boxed());
+    let manager = AsyncDieselConnectionManager::<DbConnection>::new_with_config(url.expose(), config);
     Pool::builder(manager)
         .max_size(settings.max_size)
         .wait_timeout(Some(settings.wait_timeout))

@@ -32,6 +32,7 @@ use futures_util::StreamExt;
 use time::OffsetDateTime;
 
 use crate::PgStore;
+use crate::connection::DbConnection;
 use crate::convert::{at, i32_of, limit_i64, ts, u32_of};
 use crate::database::DatabaseUrl;
 use crate::errors::{corrupt, from_diesel};
@@ -107,7 +108,7 @@ impl DeliveryRow {
 
 /// The latest delivery of an event (for the event's details), read like every other delivery.
 pub(crate) async fn latest_for_event(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     tenant: TenantId,
     event: EventId,
 ) -> Result<Option<Delivery>, StorageError> {
@@ -127,7 +128,7 @@ pub(crate) async fn latest_for_event(
 
 /// The latest delivery of each of these events (for exports: one query per batch).
 pub(crate) async fn latest_for_events(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     tenant: TenantId,
     events: Vec<uuid::Uuid>,
 ) -> Result<Vec<Delivery>, StorageError> {
@@ -201,7 +202,7 @@ struct Released {
 
 /// The attempts of `deliveries`, grouped onto their records, newest first.
 async fn with_attempts(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     tenant: TenantId,
     rows: Vec<DeliveryRow>,
 ) -> Result<Vec<DeliveryRecord>, StorageError> {
@@ -454,7 +455,7 @@ struct RecordedRow {
 /// [`DeliveryStore::record_attempt`] does: the attempt row, and the delivery's change while
 /// `owner` holds its lease and it is PENDING. Whether each delivery was updated, in order.
 async fn record_round(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     owner: LeaseOwner,
     round: &[FinishedAttempt],
 ) -> diesel::QueryResult<Vec<bool>> {
@@ -503,7 +504,7 @@ async fn record_round(
 
 /// Makes a delivery due now (see [`DeliveryStore::redeliver`]); how many rows changed.
 async fn redeliver(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     tenant: TenantId,
     id: DeliveryId,
     now: Timestamp,

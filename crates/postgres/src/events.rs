@@ -23,9 +23,10 @@ use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::sql_types::{BigInt, Bool, Nullable, SqlType, Text, Timestamptz, Uuid as SqlUuid};
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncConnection, RunQueryDsl};
 
 use crate::PgStore;
+use crate::connection::DbConnection;
 use crate::convert::{at, count_i64, count_u64, hash32, i32_of, limit_i64, ts, u32_of};
 use crate::errors::{corrupt, from_diesel};
 use crate::schema::{certificates, clickwrap_events as events, re_accept_requests, webhook_deliveries};
@@ -290,7 +291,7 @@ impl SnapshotRow {
 }
 
 async fn load_events(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     query: events::BoxedQuery<'_, Pg>,
 ) -> Result<Vec<ClickwrapEvent>, StorageError> {
     let rows: Vec<(EventRow, Option<String>)> =
@@ -420,7 +421,7 @@ fn usage_shard(record: &VerificationRecord) -> u8 {
 }
 
 /// Counts one verified event on its shard.
-async fn count_usage(mut conn: &AsyncPgConnection, record: &VerificationRecord) -> QueryResult<()> {
+async fn count_usage(mut conn: &DbConnection, record: &VerificationRecord) -> QueryResult<()> {
     Statement::new(
         "INSERT INTO usage_counters (tenant_id, period_start, shard, events) VALUES ($1, $2, $3, 1) \
          ON CONFLICT (tenant_id, period_start, shard) DO UPDATE SET events = usage_counters.events + 1",
@@ -437,7 +438,7 @@ async fn count_usage(mut conn: &AsyncPgConnection, record: &VerificationRecord) 
 
 /// Whether one more verification fits the quota, exactly: near the limit the tenant's
 /// verifications take turns on an advisory lock held until the transaction ends.
-async fn quota_allows(conn: &mut AsyncPgConnection, record: &VerificationRecord) -> QueryResult<bool> {
+async fn quota_allows(conn: &mut DbConnection, record: &VerificationRecord) -> QueryResult<bool> {
     let Some(quota) = record.quota.map(count_i64) else {
         return Ok(true);
     };
@@ -454,7 +455,7 @@ async fn quota_allows(conn: &mut AsyncPgConnection, record: &VerificationRecord)
 
 /// Why the event was not verified: it was verified already (also by a concurrent verification), or
 /// it does not exist. A statement of its own, so it sees what committed meanwhile.
-async fn why_not_verified(conn: &mut AsyncPgConnection, event: &ClickwrapEvent) -> CommitFailure {
+async fn why_not_verified(conn: &mut DbConnection, event: &ClickwrapEvent) -> CommitFailure {
     let current = events::table
         .filter(events::tenant_id.eq(event.tenant_id.as_uuid()))
         .filter(events::id.eq(event.id.as_uuid()))
@@ -516,7 +517,7 @@ struct Verified {
 }
 
 async fn commit_unlimited_verification(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     record: &VerificationRecord,
 ) -> Result<(), CommitVerificationError> {
     let event = &record.event;
@@ -660,7 +661,7 @@ impl EventStore for PgStore {
                     return Err(CommitFailure::QuotaExceeded);
                 }
                 // The three writes are sent at once (pipelined); PostgreSQL still runs them in order.
-                let mut shared: &AsyncPgConnection = conn;
+                let mut shared: &DbConnection = conn;
                 let certificate = certificate
                     .as_ref()
                     .map(|row| diesel::insert_into(certificates::table).values(row.clone()).execute(&mut shared));

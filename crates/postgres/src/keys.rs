@@ -5,10 +5,11 @@ use clickwrap_domain::AppId;
 use clickwrap_domain::keys::{KeyId, ResealError, SealedSecret};
 use clickwrap_domain::ports::{KeyStore, StorageError, StoredKeyMaterial, StoredServerKey};
 use diesel::prelude::*;
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncConnection, RunQueryDsl};
 use time::OffsetDateTime;
 
 use crate::PgStore;
+use crate::connection::DbConnection;
 use crate::convert::{hash32, ts};
 use crate::errors::{corrupt, from_diesel};
 use crate::schema::{apps, ledger_keys, server_keys, signing_identities};
@@ -18,7 +19,7 @@ const KEYRING_LOCK: i64 = 0x636c_6963_6b6b_6579; // "clickkey"
 
 type KeyRow = (String, Option<Vec<u8>>, Option<Vec<u8>>, bool, OffsetDateTime, Option<OffsetDateTime>);
 
-async fn load_keys(conn: &mut AsyncPgConnection) -> Result<Vec<KeyRow>, diesel::result::Error> {
+async fn load_keys(conn: &mut DbConnection) -> Result<Vec<KeyRow>, diesel::result::Error> {
     server_keys::table
         .select((
             server_keys::id,
@@ -57,7 +58,7 @@ fn sealed_material(key: &StoredServerKey) -> (Option<Vec<u8>>, Option<Vec<u8>>) 
     }
 }
 
-async fn insert_key(conn: &mut AsyncPgConnection, key: &StoredServerKey) -> Result<(), diesel::result::Error> {
+async fn insert_key(conn: &mut DbConnection, key: &StoredServerKey) -> Result<(), diesel::result::Error> {
     let (clear, sealed) = sealed_material(key);
     diesel::insert_into(server_keys::table)
         .values((
@@ -163,7 +164,7 @@ impl From<diesel::result::Error> for ResealAllError {
 }
 
 async fn reseal_in(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     reseal: &(dyn Fn(SealedSecret<'_>) -> Result<Vec<u8>, ResealError> + Send + Sync),
 ) -> Result<ResealCounts, ResealAllError> {
     let mut counts = ResealCounts::default();

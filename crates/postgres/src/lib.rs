@@ -1,9 +1,11 @@
 //! PostgreSQL storage for the clickwrap consent service.
 //!
-//! [`PgStore`] implements every storage port of `clickwrap-domain` over a diesel-async connection
-//! pool. No libpq: diesel-async talks to PostgreSQL through tokio-postgres. The schema lives in the
+//! [`PgStore`] implements every storage port of `clickwrap-domain` over a pool of diesel-async
+//! connections of its own ([`database::DbConnection`]), which talk to PostgreSQL through
+//! tokio-postgres (no libpq) directly or through a transaction-mode pooler. The schema lives in the
 //! workspace's `migrations/` and is compiled into the binary ([`database::MIGRATIONS`]).
 
+mod connection;
 mod convert;
 mod errors;
 mod schema;
@@ -34,7 +36,7 @@ pub mod test_cluster;
 pub mod test_db;
 
 use database::PgPool;
-use diesel_async::AsyncPgConnection;
+use connection::DbConnection;
 use diesel_async::pooled_connection::deadpool::Object;
 
 use clickwrap_domain::ports::StorageError;
@@ -61,7 +63,7 @@ impl PgStore {
         &self.pool
     }
 
-    async fn conn(&self) -> Result<Object<AsyncPgConnection>, StorageError> {
+    async fn conn(&self) -> Result<Object<DbConnection>, StorageError> {
         self.pool.get().await.map_err(errors::from_pool)
     }
 

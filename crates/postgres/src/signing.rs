@@ -3,10 +3,11 @@
 
 use clickwrap_domain::ports::StorageError;
 use diesel::prelude::*;
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncConnection, RunQueryDsl};
 use time::OffsetDateTime;
 
 use crate::PgStore;
+use crate::connection::DbConnection;
 use crate::errors::from_diesel;
 use crate::schema::signing_identities as identities;
 
@@ -65,7 +66,7 @@ fn record(
 }
 
 async fn insert_current(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     identity: &StoredSigningIdentity,
     now: OffsetDateTime,
 ) -> Result<(), diesel::result::Error> {

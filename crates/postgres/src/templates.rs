@@ -11,9 +11,10 @@ use clickwrap_domain::templates::models::{LocalizedContent, Template, TemplateVe
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, TenantId, Timestamp};
 use diesel::prelude::*;
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncConnection, RunQueryDsl};
 use serde_json::{Map, Value, json};
 
+use crate::connection::DbConnection;
 use crate::convert::{at, i32_of, ts, u32_of};
 use crate::errors::{corrupt, from_diesel, is_unique_violation};
 use crate::schema::{template_apps, template_versions, templates};
@@ -244,7 +245,7 @@ fn customizations_from_json(value: &Value) -> Result<Customizations, StorageErro
 }
 
 /// Loads the versions and app links of these templates and assembles them.
-async fn assemble(conn: &mut AsyncPgConnection, rows: Vec<TemplateRow>) -> Result<Vec<Template>, StorageError> {
+async fn assemble(conn: &mut DbConnection, rows: Vec<TemplateRow>) -> Result<Vec<Template>, StorageError> {
     let ids: Vec<uuid::Uuid> = rows.iter().map(|r| r.id).collect();
     let version_rows: Vec<VersionRow> = template_versions::table
         .filter(template_versions::template_id.eq_any(&ids))
@@ -278,7 +279,7 @@ async fn assemble(conn: &mut AsyncPgConnection, rows: Vec<TemplateRow>) -> Resul
 
 /// Makes `app_ids` the template's only links.
 async fn write_links(
-    conn: &mut AsyncPgConnection,
+    conn: &mut DbConnection,
     tenant: TenantId,
     template: TemplateId,
     app_ids: &BTreeSet<AppId>,

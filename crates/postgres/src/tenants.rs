@@ -316,7 +316,7 @@ impl PgStore {
 
 /// Verified events of the tenant in the period, summed over the counter's shards.
 pub(crate) async fn period_usage(
-    conn: &mut diesel_async::AsyncPgConnection,
+    conn: &mut crate::connection::DbConnection,
     tenant: TenantId,
     period: &QuotaPeriod,
 ) -> QueryResult<i64> {

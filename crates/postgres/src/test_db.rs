@@ -3,13 +3,16 @@
 //! takes milliseconds, and drops it `WITH (FORCE)` when the [`TestDatabase`] goes away.
 //!
 //! The server is `CLICKWRAP_TEST_DATABASE_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`).
+//! With `CLICKWRAP_TEST_POOLER_URL` (a transaction-mode pooler that maps every database name to
+//! that server, like PgBouncer's `* = host=… port=…`), stores and test servers reach their
+//! databases through the pooler instead, as operators behind one do.
 
 #![allow(clippy::expect_used, clippy::panic)] // test support: a broken test database must stop the test.
 
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::PgStore;
-use crate::database::{DatabaseUrl, PoolSettings, migrate, pool};
+use crate::database::{DatabaseUrl, PoolSettings, Statements, migrate, pool};
 
 const DEFAULT_SERVER: &str = "postgres://postgres@127.0.0.1:5432/postgres";
 const TEMPLATE_LOCK: i64 = 0x636c_6963_6b74_706c; // "clicktpl"
@@ -19,6 +22,21 @@ const TEMPLATE_LOCK: i64 = 0x636c_6963_6b74_706c; // "clicktpl"
 pub struct TestDatabase {
     url: DatabaseUrl,
     server: DatabaseUrl,
+}
+
+/// The transaction-mode pooler in front of the test server, when the tests are to go through one.
+fn pooler_url() -> Option<DatabaseUrl> {
+    let text = std::env::var("CLICKWRAP_TEST_POOLER_URL").ok().filter(|t| !t.is_empty())?;
+    Some(DatabaseUrl::parse(&text).expect("CLICKWRAP_TEST_POOLER_URL must be a postgres:// URL"))
+}
+
+/// `url` through the pooler, when the tests go through one and `url` is a database of the test
+/// server that the pooler's role reaches (other roles and other servers are not behind it).
+pub fn through_pooler(url: &DatabaseUrl) -> Option<DatabaseUrl> {
+    let pooler = pooler_url()?;
+    let server = server_url();
+    let behind = url.host() == server.host() && url.port() == server.port() && url.user() == pooler.user();
+    behind.then(|| pooler.with_database(url.database()))
 }
 
 fn server_url() -> DatabaseUrl {
@@ -108,9 +126,13 @@ impl TestDatabase {
         &self.url
     }
 
-    /// A store on this database.
+    /// A store on this database, through the pooler when there is one ([`through_pooler`]).
     pub fn store(&self) -> PgStore {
-        PgStore::new(pool(&self.url, PoolSettings::default()).expect("pool"))
+        let (url, statements) = match through_pooler(&self.url) {
+            Some(pooled) => (pooled, Statements::Unnamed),
+            None => (self.url.clone(), Statements::Prepared),
+        };
+        PgStore::new(pool(&url, PoolSettings { statements, ..PoolSettings::default() }).expect("pool"))
     }
 }
 

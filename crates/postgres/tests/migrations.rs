@@ -41,7 +41,11 @@ async fn an_unreachable_database_is_unavailable_not_a_crash() {
     // Nothing listens on port 1.
     let url = DatabaseUrl::parse("postgres://postgres@127.0.0.1:1/clickwrap").unwrap();
     let settings =
-        clickwrap_postgres::database::PoolSettings { max_size: 1, wait_timeout: std::time::Duration::from_millis(500) };
+        clickwrap_postgres::database::PoolSettings {
+        max_size: 1,
+        wait_timeout: std::time::Duration::from_millis(500),
+        ..Default::default()
+    };
     let store = clickwrap_postgres::PgStore::new(clickwrap_postgres::database::pool(&url, settings).unwrap());
     let error = store.find_tenant(TenantId::from_uuid(uuid::Uuid::nil())).await.unwrap_err();
     assert!(matches!(error, StorageError::Unavailable(_)), "{error:?}");

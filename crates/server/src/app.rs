@@ -18,13 +18,13 @@ use clickwrap_http::client_ip::TrustedProxies;
 use clickwrap_http::problem::ApiError;
 use clickwrap_http::{ApiState, api};
 use clickwrap_postgres::PgStore;
-use clickwrap_postgres::database::{self, ConnectFailure, DatabaseError, PoolSettings};
+use clickwrap_postgres::database::{self, ConnectFailure, DatabaseError, PoolSettings, Statements};
 use clickwrap_webhooks::{Dispatcher, DispatcherConfig, RunningDispatcher};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use tokio::sync::watch;
 
-use crate::config::Config;
+use crate::config::{Config, Pooler};
 use crate::cpu::{BoundedCpuPool, PooledRenderer};
 use crate::metrics::Metrics;
 use crate::telemetry;
@@ -95,18 +95,22 @@ impl StartError {
 }
 
 /// The database is created when missing and migrated, as the schema's owner when
-/// `CLICKWRAP_MIGRATION_DATABASE_URL` names one (the serving role is then granted what it needs);
-/// the pool connects as `DATABASE_URL`.
+/// `CLICKWRAP_MIGRATION_DATABASE_URL` names one (the serving role is then granted what it needs),
+/// else through `CLICKWRAP_DATABASE_DIRECT_URL` when given; the pool connects as `DATABASE_URL`.
 pub(crate) async fn prepare_database(config: &Config) -> Result<PgStore, StartError> {
-    let owner = config.migration_database_url.as_ref().unwrap_or(&config.database_url);
+    let owner = config.schema_url();
     database::create_database_if_missing(owner).await?;
     database::migrate(owner).await?;
     if let Some(role) = serving_role(config) {
         database::grant_to_serving_role(owner, role).await?;
     }
+    let statements = match config.database_pooler {
+        Pooler::None => Statements::Prepared,
+        Pooler::Transaction => Statements::Unnamed,
+    };
     let pool = database::pool(
         &config.database_url,
-        PoolSettings { max_size: config.pool_size, wait_timeout: Duration::from_secs(5) },
+        PoolSettings { max_size: config.pool_size, wait_timeout: Duration::from_secs(5), statements },
     )?;
     Ok(PgStore::new(pool))
 }
@@ -182,7 +186,17 @@ pub(crate) async fn serve(
     // instances' redeliveries and released leases arrive by NOTIFY, the rest by the poll.
     let service = service.with_outbox_signal(Arc::new(dispatcher.waker()));
     let waker = dispatcher.waker();
-    let listener = clickwrap_postgres::deliveries::listen(config.database_url.clone(), move || waker.wake());
+    let listener = match config.listen_url() {
+        Some(url) => Some(clickwrap_postgres::deliveries::listen(url.clone(), move || waker.wake())),
+        None => {
+            tracing::info!(
+                poll_ms = config.poll_interval.as_millis(),
+                "DATABASE_URL is a transaction-mode pooler and CLICKWRAP_DATABASE_DIRECT_URL is not set: no LISTEN; \
+                 this instance polls for other instances' webhook deliveries"
+            );
+            None
+        }
+    };
     // Shared with /metrics while serving, taken out for the graceful stop.
     let dispatcher = Arc::new(Mutex::new(Some(dispatcher.start())));
     let webhook_stats = WebhookStats(dispatcher.clone());
@@ -272,7 +286,9 @@ pub(crate) async fn serve(
             "webhook dispatcher stopped"
         );
     }
-    listener.stop();
+    if let Some(listener) = listener {
+        listener.stop();
+    }
     let _ = purge.await;
     let _ = rate_limit_sync.await;
     let _ = unverified_purge.await;

@@ -20,6 +20,15 @@ pub(crate) enum LogFormat {
     Json,
 }
 
+/// What `DATABASE_URL` leads to (`CLICKWRAP_DATABASE_POOLER`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pooler {
+    /// PostgreSQL itself, or a pooler in session mode: each connection is a session of its own.
+    None,
+    /// A pooler in transaction mode: a connection is a session only for one transaction at a time.
+    Transaction,
+}
+
 /// Everything the server can be told.
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
@@ -27,6 +36,10 @@ pub(crate) struct Config {
     /// The schema owner's connection, for creating the database and migrating it; the serving role
     /// of `database_url` is then granted what it needs. `None`: `database_url` does everything.
     pub(crate) migration_database_url: Option<DatabaseUrl>,
+    pub(crate) database_pooler: Pooler,
+    /// A session connection to the same database (`CLICKWRAP_DATABASE_DIRECT_URL`), for LISTEN,
+    /// migrations and creating the database, when `database_url` leads to a pooler.
+    pub(crate) database_direct_url: Option<DatabaseUrl>,
     pub(crate) listen: SocketAddr,
     /// Where clients reach this server (certificates say where to validate them).
     pub(crate) public_url: String,
@@ -116,6 +129,31 @@ impl Config {
                  CLICKWRAP_MIGRATION_DATABASE_URL is set: that role is granted what the server needs"
                     .to_owned(),
             );
+        }
+        let database_pooler =
+            parse_or(&mut problems, "CLICKWRAP_DATABASE_POOLER", &take("CLICKWRAP_DATABASE_POOLER", "none"), |v| {
+                match v.to_ascii_lowercase().as_str() {
+                    "none" => Ok(Pooler::None),
+                    "transaction" => Ok(Pooler::Transaction),
+                    _ => Err("must be none or transaction".into()),
+                }
+            });
+        let direct_url_text = take("CLICKWRAP_DATABASE_DIRECT_URL", "");
+        let database_direct_url = if direct_url_text.is_empty() {
+            None
+        } else {
+            parse_or(&mut problems, "CLICKWRAP_DATABASE_DIRECT_URL", &direct_url_text, |v| {
+                DatabaseUrl::parse(v).map_err(|e| e.to_string())
+            })
+        };
+        if let (Some(pooled), Some(direct)) = (&database_url, &database_direct_url)
+            && pooled.database() != direct.database()
+        {
+            problems.push(format!(
+                "CLICKWRAP_DATABASE_DIRECT_URL=<hidden>: must name the same database as DATABASE_URL ({}), not {}",
+                pooled.database(),
+                direct.database()
+            ));
         }
         let listen_text = take("CLICKWRAP_LISTEN", DEFAULT_LISTEN);
         let listen = parse_or(&mut problems, "CLICKWRAP_LISTEN", &listen_text, |v| {
@@ -309,6 +347,9 @@ impl Config {
             ) if problems.is_empty() => Ok(Self {
                 database_url,
                 migration_database_url,
+                // `Some` when there were no problems, as below.
+                database_pooler: database_pooler.unwrap_or(Pooler::None),
+                database_direct_url,
                 listen,
                 public_url,
                 trusted_proxies,
@@ -338,6 +379,24 @@ impl Config {
     }
 }
 
+impl Config {
+    /// The session connection that LISTENs for other instances' news: none behind a
+    /// transaction-mode pooler without `CLICKWRAP_DATABASE_DIRECT_URL` (the instance polls then).
+    pub(crate) fn listen_url(&self) -> Option<&DatabaseUrl> {
+        match (self.database_pooler, &self.database_direct_url) {
+            (_, Some(direct)) => Some(direct),
+            (Pooler::None, None) => Some(&self.database_url),
+            (Pooler::Transaction, None) => None,
+        }
+    }
+
+    /// Where the database is created and migrated: the schema owner's URL when given, else the
+    /// direct one, else `DATABASE_URL`.
+    pub(crate) fn schema_url(&self) -> &DatabaseUrl {
+        self.migration_database_url.as_ref().or(self.database_direct_url.as_ref()).unwrap_or(&self.database_url)
+    }
+}
+
 fn parse_or<T>(
     problems: &mut Vec<String>,
     name: &str,
@@ -348,7 +407,13 @@ fn parse_or<T>(
         Ok(parsed) => Some(parsed),
         Err(why) => {
             // The database and TSA URLs may hold a password: never echo them.
-            let shown = if matches!(name, "DATABASE_URL" | "CLICKWRAP_MIGRATION_DATABASE_URL" | "CLICKWRAP_TSA_URL") {
+            let shown = if matches!(
+                name,
+                "DATABASE_URL"
+                    | "CLICKWRAP_MIGRATION_DATABASE_URL"
+                    | "CLICKWRAP_DATABASE_DIRECT_URL"
+                    | "CLICKWRAP_TSA_URL"
+            ) {
                 "<hidden>".to_owned()
             } else {
                 format!("{value:?}")

@@ -185,14 +185,19 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
         _ => None,
     };
     let config = match &cluster {
-        Some(cluster) => Config { database_url: cluster.url().clone(), migration_database_url: None, ..config },
+        Some(cluster) => Config {
+            database_url: cluster.url().clone(),
+            migration_database_url: None,
+            database_pooler: config::Pooler::None,
+            database_direct_url: None,
+            ..config
+        },
         None => config,
     };
     let store = app::prepare_database(&config).await.map_err(fail)?;
     match command {
         Command::Migrate => {
-            let owner = config.migration_database_url.as_ref().unwrap_or(&config.database_url);
-            eprintln!("database {owner} is migrated");
+            eprintln!("database {} is migrated", config.schema_url());
             if let Some(role) = app::serving_role(&config) {
                 eprintln!("the serving role {role:?} (DATABASE_URL) has the privileges the server needs");
             }

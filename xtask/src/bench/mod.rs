@@ -19,7 +19,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncC
 use serde_json::{Value, json};
 
 pub(crate) const USAGE: &str = "\
-cargo xtask bench [--quick] [--profile]
+cargo xtask bench [--quick] [--profile] [--pooler]
           the whole service against the database's own limits, in one run: builds the release
           server, fills a fresh database (1,000,000 verified events, 100,000 end users, 10 templates),
           and measures the SDK check against `pgbench -S`, the consent write against `pgbench`
@@ -29,7 +29,10 @@ cargo xtask bench [--quick] [--profile]
           the rest used per request. --profile: after the measured runs, runs the check and the
           write again under `perf record` of the whole machine and writes each one's costliest
           functions to target/bench/profile-{check,write}.txt (needs perf and root or
-          kernel.perf_event_paranoid <= 1). Installs wrk when missing; needs pgbench and PostgreSQL.
+          kernel.perf_event_paranoid <= 1). --pooler: the server reaches PostgreSQL through a
+          PgBouncer of its own in transaction mode (CLICKWRAP_DATABASE_POOLER=transaction, LISTEN
+          on a direct URL); the baselines stay direct. Installs wrk when missing; needs pgbench
+          and PostgreSQL (and pgbouncer for --pooler).
 cargo xtask bench storage [--events N] [--quick] [--repetitions N]
           events-list page latency by depth through the PostgreSQL adapter, with query plans;
           writes target/bench/storage.json

@@ -28,7 +28,9 @@ pub fn command(database_url: &str) -> Command {
     command
 }
 
-/// [`command`] without a master key.
+/// [`command`] without a master key. When the tests run through a transaction-mode pooler
+/// (`CLICKWRAP_TEST_POOLER_URL`), the server reaches the test server's databases through it, with
+/// `CLICKWRAP_DATABASE_POOLER=transaction` and no direct URL.
 pub fn bare_command(database_url: &str) -> Command {
     let mut command = Command::new(BINARY);
     command
@@ -38,6 +40,12 @@ pub fn bare_command(database_url: &str) -> Command {
         .env("CLICKWRAP_LISTEN", "127.0.0.1:0")
         .env("CLICKWRAP_LOG_FORMAT", "json")
         .stdin(Stdio::null());
+    let pooled = clickwrap_postgres::database::DatabaseUrl::parse(database_url)
+        .ok()
+        .and_then(|url| clickwrap_postgres::test_db::through_pooler(&url));
+    if let Some(pooled) = pooled {
+        command.env("DATABASE_URL", pooled.expose()).env("CLICKWRAP_DATABASE_POOLER", "transaction");
+    }
     command
 }
 

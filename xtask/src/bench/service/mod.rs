@@ -106,20 +106,23 @@ impl Sizes {
 pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let mut quick = false;
     let mut profile = false;
+    let mut pooler = false;
     for arg in args {
         match arg.as_str() {
             "--quick" => quick = true,
             "--profile" => profile = true,
+            "--pooler" => pooler = true,
             other => return Err(format!("unknown option `{other}`\n\n{}", super::USAGE)),
         }
     }
     let sizes = Sizes::new(quick, profile);
     let started = Instant::now();
     println!(
-        "bench: the service with {} verified events, {} end users, {TEMPLATES} templates{}",
+        "bench: the service with {} verified events, {} end users, {TEMPLATES} templates{}{}",
         sizes.events(),
         sizes.end_users,
-        if quick { " (quick)" } else { "" }
+        if quick { " (quick)" } else { "" },
+        if pooler { ", through PgBouncer in transaction mode" } else { "" }
     );
     let tools = Tools::find_or_install()?;
     let binary = server::build(root, true)?;
@@ -130,7 +133,7 @@ pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let report = runtime.block_on(bench(&Bench { root: root.to_owned(), out, binary, tools, sizes }))?;
+    let report = runtime.block_on(bench(&Bench { root: root.to_owned(), out, binary, tools, sizes, pooler }))?;
     super::write_results(root, "results.json", &report)?;
     println!("results written to target/bench/results.json ({:.0}s in all)", started.elapsed().as_secs_f64());
     Ok(())
@@ -143,6 +146,9 @@ struct Bench {
     binary: PathBuf,
     tools: Tools,
     sizes: Sizes,
+    /// The server reaches PostgreSQL through a PgBouncer in transaction mode
+    /// (`CLICKWRAP_DATABASE_POOLER=transaction`, LISTEN on a direct URL); baselines stay direct.
+    pooler: bool,
 }
 
 /// Everything measured.
@@ -208,7 +214,8 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
     let ca_file = bench.out.join("webhook-receiver-ca.pem");
     let receiver = Receiver::start(&ca_file).await?;
     let address = server::free_address()?;
-    let env = vec![
+    let pgbouncer = if bench.pooler { Some(crate::pgbouncer::Pgbouncer::start(&server_url)?) } else { None };
+    let mut env = vec![
         ("DATABASE_URL", service_db.expose()),
         ("CLICKWRAP_MASTER_KEY", BENCH_MASTER_KEY.to_owned()),
         ("CLICKWRAP_TRUSTED_PROXIES", "127.0.0.1/32".to_owned()),
@@ -218,6 +225,14 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
         ("CLICKWRAP_WEBHOOK_CA_FILE", ca_file.display().to_string()),
         ("CLICKWRAP_LOG", "warn".to_owned()),
     ];
+    if let Some(pgbouncer) = &pgbouncer {
+        env.retain(|(name, _)| *name != "DATABASE_URL");
+        env.extend([
+            ("DATABASE_URL", pgbouncer.url(SERVICE_DATABASE).expose()),
+            ("CLICKWRAP_DATABASE_POOLER", "transaction".to_owned()),
+            ("CLICKWRAP_DATABASE_DIRECT_URL", service_db.expose()),
+        ]);
+    }
     let server = Server::start(&bench.binary, address, &env, &bench.out.join("server.log")).await?;
     let mut setup = Connection::open(address).await?;
     let installation = Arc::new(data::install(&mut setup, &operator_token, &receiver.url(), TEMPLATES).await?);
@@ -616,6 +631,7 @@ fn report(bench: &Bench, machine: &Value, f: &Figures, problems: &[String]) -> V
     json!({
         "benchmark": "service: the release server against same-run PostgreSQL baselines",
         "quick": s.quick,
+        "pooler": if bench.pooler { "pgbouncer, transaction mode" } else { "none" },
         "machine": machine,
         "data": {
             "verified_events": s.events(),
