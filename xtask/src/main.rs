@@ -45,6 +45,8 @@ Commands:
           adapter each, `bench bundle` the evidence bundle's verifier (no database);
           `cargo xtask bench help` tells more (needs PostgreSQL)
   browser the browser SDK's tests alone (the `browser` step of `ci`)
+  pooler  the HTTP, storage and server suites through a PgBouncer of its own in transaction mode
+          (the `pooler` step of `ci`; needs pgbouncer)
   schemathesis
           schemathesis against the API alone (the `schemathesis` step of `ci`)
   chaos   the real server under a load of consent flows, SIGKILLed three times, and its
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Some("browser") => no_arguments("browser", rest).and_then(|()| sdk::run(&workspace_root())),
         Some("schemathesis") => no_arguments("schemathesis", rest).and_then(|()| schemathesis::run(&workspace_root())),
         Some("chaos") => no_arguments("chaos", rest).and_then(|()| chaos::run(&workspace_root())),
+        Some("pooler") => no_arguments("pooler", rest).and_then(|()| pgbouncer::run_suites(&workspace_root())),
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
     };
 

@@ -219,11 +219,7 @@ impl PgMetadataLookup for BuiltInTypesOnly {
 struct Value(Option<Vec<u8>>);
 
 impl ToSql for Value {
-    fn to_sql(
-        &self,
-        _: &Type,
-        out: &mut bytes::BytesMut,
-    ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+    fn to_sql(&self, _: &Type, out: &mut bytes::BytesMut) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
         match &self.0 {
             Some(bytes) => {
                 out.extend_from_slice(bytes);
@@ -424,7 +420,10 @@ impl PoolableConnection for DbConnection {
 fn from_postgres(error: tokio_postgres::Error) -> diesel::result::Error {
     use tokio_postgres::error::SqlState;
     let Some(database_error) = error.as_db_error() else {
-        return diesel::result::Error::DatabaseError(DatabaseErrorKind::UnableToSendCommand, Box::new(error.to_string()));
+        return diesel::result::Error::DatabaseError(
+            DatabaseErrorKind::UnableToSendCommand,
+            Box::new(error.to_string()),
+        );
     };
     let code = database_error.code();
     let kind = match code {

@@ -35,8 +35,8 @@ pub mod test_cluster;
 #[cfg(feature = "test-support")]
 pub mod test_db;
 
-use database::PgPool;
 use connection::DbConnection;
+use database::PgPool;
 use diesel_async::pooled_connection::deadpool::Object;
 
 use clickwrap_domain::ports::StorageError;

@@ -40,8 +40,7 @@ async fn an_unreachable_database_is_unavailable_not_a_crash() {
     use clickwrap_domain::ports::{StorageError, TenantStore};
     // Nothing listens on port 1.
     let url = DatabaseUrl::parse("postgres://postgres@127.0.0.1:1/clickwrap").unwrap();
-    let settings =
-        clickwrap_postgres::database::PoolSettings {
+    let settings = clickwrap_postgres::database::PoolSettings {
         max_size: 1,
         wait_timeout: std::time::Duration::from_millis(500),
         ..Default::default()

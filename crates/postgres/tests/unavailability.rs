@@ -18,7 +18,10 @@ async fn store(cluster: &ThrowawayCluster) -> PgStore {
     let url = cluster.url().with_database("clickwrap");
     create_database_if_missing(&url).await.unwrap();
     migrate(&url).await.unwrap();
-    PgStore::new(pool(&url, PoolSettings { max_size: 1, wait_timeout: Duration::from_secs(2), ..PoolSettings::default() }).unwrap())
+    PgStore::new(
+        pool(&url, PoolSettings { max_size: 1, wait_timeout: Duration::from_secs(2), ..PoolSettings::default() })
+            .unwrap(),
+    )
 }
 
 fn assert_unavailable<T: std::fmt::Debug>(result: Result<T, StorageError>, when: &str) {

@@ -130,14 +130,16 @@ impl Config {
                     .to_owned(),
             );
         }
-        let database_pooler =
-            parse_or(&mut problems, "CLICKWRAP_DATABASE_POOLER", &take("CLICKWRAP_DATABASE_POOLER", "none"), |v| {
-                match v.to_ascii_lowercase().as_str() {
-                    "none" => Ok(Pooler::None),
-                    "transaction" => Ok(Pooler::Transaction),
-                    _ => Err("must be none or transaction".into()),
-                }
-            });
+        let database_pooler = parse_or(
+            &mut problems,
+            "CLICKWRAP_DATABASE_POOLER",
+            &take("CLICKWRAP_DATABASE_POOLER", "none"),
+            |v| match v.to_ascii_lowercase().as_str() {
+                "none" => Ok(Pooler::None),
+                "transaction" => Ok(Pooler::Transaction),
+                _ => Err("must be none or transaction".into()),
+            },
+        );
         let direct_url_text = take("CLICKWRAP_DATABASE_DIRECT_URL", "");
         let database_direct_url = if direct_url_text.is_empty() {
             None
@@ -665,5 +667,56 @@ mod tests {
         let short = config(&[("CLICKWRAP_MASTER_KEY", "c2VjcmV0LWJ1dC1zaG9ydA==")]).unwrap_err().to_string();
         assert!(short.contains("32 random bytes") && !short.contains("c2VjcmV0"), "{short}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_transaction_pooler_listens_on_the_direct_url_or_not_at_all() {
+        let plain = config(&[]).unwrap();
+        assert_eq!(plain.database_pooler, Pooler::None);
+        assert_eq!(plain.listen_url(), Some(&plain.database_url), "no pooler: DATABASE_URL is a session");
+        assert_eq!(plain.schema_url(), &plain.database_url);
+
+        let pooled = "postgres://app:secret@pgbouncer:6432/clickwrap";
+        let polled = config(&[("DATABASE_URL", pooled), ("CLICKWRAP_DATABASE_POOLER", "Transaction")]).unwrap();
+        assert_eq!(polled.database_pooler, Pooler::Transaction);
+        assert_eq!(polled.listen_url(), None, "nothing to LISTEN on: the instance polls");
+        assert_eq!(polled.schema_url(), &polled.database_url);
+
+        let direct = "postgres://app:secret@db:5432/clickwrap";
+        let both = config(&[
+            ("DATABASE_URL", pooled),
+            ("CLICKWRAP_DATABASE_POOLER", "transaction"),
+            ("CLICKWRAP_DATABASE_DIRECT_URL", direct),
+        ])
+        .unwrap();
+        assert_eq!(both.listen_url().map(|u| u.expose()), Some(direct.to_owned()));
+        assert_eq!(both.schema_url().expose(), direct);
+        let owner = "postgres://owner@db:5432/clickwrap";
+        let with_owner = config(&[
+            ("DATABASE_URL", pooled),
+            ("CLICKWRAP_DATABASE_DIRECT_URL", direct),
+            ("CLICKWRAP_MIGRATION_DATABASE_URL", owner),
+        ])
+        .unwrap();
+        assert_eq!(with_owner.schema_url().expose(), owner, "the schema owner still migrates");
+    }
+
+    #[test]
+    fn pooler_settings_are_checked_and_their_urls_never_echoed() {
+        let bad = config(&[("CLICKWRAP_DATABASE_POOLER", "session")]).unwrap_err().to_string();
+        assert!(bad.contains("CLICKWRAP_DATABASE_POOLER=\"session\": must be none or transaction"), "{bad}");
+        let other_database = config(&[
+            ("DATABASE_URL", "postgres://app:secret@pgbouncer:6432/clickwrap"),
+            ("CLICKWRAP_DATABASE_DIRECT_URL", "postgres://app:hunter2@db:5432/elsewhere"),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(other_database.contains("must name the same database"), "{other_database}");
+        let malformed =
+            config(&[("CLICKWRAP_DATABASE_DIRECT_URL", "mysql://app:hunter2@db/clickwrap")]).unwrap_err().to_string();
+        assert!(malformed.contains("CLICKWRAP_DATABASE_DIRECT_URL=<hidden>"), "{malformed}");
+        for text in [other_database, malformed] {
+            assert!(!text.contains("hunter2") && !text.contains("secret"), "{text}");
+        }
     }
 }

@@ -160,8 +160,11 @@ async fn storage(root: &Path, options: &Options) -> Result<(), String> {
     println!("    data ready in {:.1}s", started.elapsed().as_secs_f64());
 
     let store = PgStore::new(
-        database::pool(&url, PoolSettings { max_size: 1, wait_timeout: Duration::from_secs(30), ..PoolSettings::default() })
-            .map_err(|e| e.to_string())?,
+        database::pool(
+            &url,
+            PoolSettings { max_size: 1, wait_timeout: Duration::from_secs(30), ..PoolSettings::default() },
+        )
+        .map_err(|e| e.to_string())?,
     );
     let mut outcomes = Vec::new();
     for case in cases(&mut conn).await? {
