@@ -147,14 +147,17 @@ pub(crate) fn run_suites(root: &Path) -> Result<(), String> {
     let pgbouncer = Pgbouncer::start(&server)?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let nextest = Command::new(&cargo).args(["nextest", "--version"]).output().is_ok_and(|o| o.status.success());
+    // The whole workspace, as the `test` step builds it, so nothing is compiled again; nextest
+    // then runs the three packages' tests only.
     let mut command = Command::new(&cargo);
     if nextest {
-        command.args(["nextest", "run", "--locked", "--no-fail-fast"]);
+        command
+            .args(["nextest", "run", "--workspace", "--locked", "--no-fail-fast", "-E"])
+            .arg("package(clickwrap-http) | package(clickwrap-postgres) | package(clickwrap-server)");
     } else {
-        command.args(["test", "--locked", "--no-fail-fast"]);
+        command.args(["test", "--workspace", "--locked", "--no-fail-fast"]);
     }
     let status = command
-        .args(["-p", "clickwrap-http", "-p", "clickwrap-postgres", "-p", "clickwrap-server"])
         .env("CLICKWRAP_TEST_POOLER_URL", pgbouncer.url("postgres").expose())
         .current_dir(root)
         .status()
