@@ -18,7 +18,7 @@ use crate::ports::{
     WebhookTargetGuard,
 };
 use crate::secrets::AppKey;
-use crate::serving_cache::{AppsForgetOnWrite, ServingCaches, TemplatesForgetOnWrite};
+use crate::serving_cache::{AppsForgetOnWrite, ServingCacheTtl, ServingCaches, TemplatesForgetOnWrite};
 
 /// Every port the use cases call.
 #[derive(Debug, Clone)]
@@ -100,9 +100,16 @@ pub struct Settings {
     pub presented_at_skew: Duration,
     /// How old a client's `presentedAt` may be.
     pub presented_at_max_age: Duration,
-    /// How long the public endpoints may serve an app or template from memory (see
-    /// [`crate::serving_cache`]); zero turns the caches off.
+    /// How long the public endpoints may serve an app or template from memory while changes made
+    /// through other instances are not announced to this one (see [`crate::serving_cache`]); zero
+    /// turns the caches off.
     pub serving_cache_ttl: Duration,
+    /// The same while changes are announced: a bound for an announcement that is lost. 10 s by
+    /// default: a miss (an app and a template with its versions) costs the database about 2 ms, so at
+    /// 1 s each instance pays that once a second for every app and template it serves; 10 s cuts it
+    /// tenfold, while a lost announcement, a failure that goes unnoticed until the listening
+    /// connection's next check, stays bounded by seconds (and so does `VERSION_SUPERSEDED`'s grace).
+    pub serving_cache_ttl_announced: Duration,
 }
 
 impl Default for Settings {
@@ -113,6 +120,7 @@ impl Default for Settings {
             presented_at_skew: Duration::minutes(5),
             presented_at_max_age: Duration::days(1),
             serving_cache_ttl: Duration::seconds(1),
+            serving_cache_ttl_announced: Duration::seconds(10),
         }
     }
 }
@@ -172,7 +180,10 @@ impl ClickwrapService {
     ) -> Result<Self, KeyringError> {
         let ledger_key =
             Arc::new(crate::ledger::service::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
-        let caches = ServingCaches::new(settings.serving_cache_ttl);
+        let caches = ServingCaches::new(ServingCacheTtl {
+            unannounced: settings.serving_cache_ttl,
+            announced: settings.serving_cache_ttl_announced,
+        });
         ports.apps = Arc::new(AppsForgetOnWrite { inner: ports.apps, cache: caches.apps.clone() });
         ports.templates = Arc::new(TemplatesForgetOnWrite { inner: ports.templates, cache: caches.templates.clone() });
         let rate_counter = Arc::new(RateCounter::new(settings.rate_limit));
@@ -192,6 +203,11 @@ impl ClickwrapService {
 
     pub fn ports(&self) -> &Ports {
         &self.ports
+    }
+
+    /// What the public endpoints keep in memory, for whoever hears of changes made elsewhere.
+    pub fn serving_caches(&self) -> &ServingCaches {
+        &self.caches
     }
 
     pub(crate) fn now(&self) -> crate::Timestamp {
@@ -216,14 +232,16 @@ impl ClickwrapService {
     pub async fn identify_public_app(&self, app_id: &str, origin: Option<&str>) -> Result<Arc<App>, PublicAppError> {
         let app_id = AppId::parse(app_id).map_err(|_| PublicAppError::UnknownApp)?;
         let now = self.now();
-        let app = match self.caches.apps.fresh(&app_id, now) {
-            Some(app) => app,
-            None => {
-                let app = Arc::new(self.ports.apps.app_by_id(app_id).await?.ok_or(PublicAppError::UnknownApp)?);
-                self.caches.apps.keep(app_id, app.clone(), now);
-                app
-            }
-        };
+        // A copy that refuses the origin may predate a change made through another instance (the
+        // origin was allowed a moment ago): then storage decides.
+        if let Some(app) = self.caches.apps.fresh(&app_id, now)
+            && app.allows_origin(origin)
+        {
+            return Ok(app);
+        }
+        let loading = self.caches.apps.loading(now);
+        let app = Arc::new(self.ports.apps.app_by_id(app_id).await?.ok_or(PublicAppError::UnknownApp)?);
+        self.caches.apps.keep(app_id, app.clone(), loading);
         if app.allows_origin(origin) { Ok(app) } else { Err(PublicAppError::OriginNotAllowed) }
     }
 

@@ -25,6 +25,7 @@ use clickwrap_domain::limits::rate::{RateLimitKey, RateLimitPolicy, RateLimitedR
 use clickwrap_domain::memory::{self, ManualClock, MemoryStore};
 use clickwrap_domain::ports::{Clock, EventStore, OutboxSignal};
 use clickwrap_domain::service::{AuthError, ClickwrapService, Ports, PublicAppError, Settings};
+use clickwrap_domain::serving_cache::ServingChange;
 use clickwrap_domain::system::{OsRandom, UuidV7};
 use clickwrap_domain::templates::customizations::{AgreementMode, Customizations};
 use clickwrap_domain::templates::models::{PublishError, Template};
@@ -1067,4 +1068,133 @@ async fn what_a_check_shows_is_made_once_per_cached_template_and_placeholders_wi
     let reread = shown("ada", None).await;
     assert!(!Arc::ptr_eq(&reread, &changed));
     assert_eq!(reread, changed);
+}
+
+/// What the SDK does against `instance`: fetch what it shows now, as `presented`'s action.
+async fn shown_by(instance: &ClickwrapService, app: &App, template: TemplateId, user: &str) -> PresentedAction {
+    let check = ClickwrapCheck {
+        template_id: template,
+        end_user_id: EndUserId::parse(user).unwrap(),
+        language: LanguagePreference::parse("en").unwrap(),
+        placeholders: PlaceholderValues::default(),
+    };
+    let view = instance.check_clickwrap(app, &check).await.unwrap();
+    let mut action = presented(
+        &view.shown.rendered.content_hash,
+        view.shown.rendered.version,
+        template,
+        user,
+        Action::Accepted,
+        instance.ports().clock.now(),
+    );
+    action.presented_at = instance.ports().clock.now();
+    action.presentation.agreement_mode = view.shown.customizations.agreement_mode;
+    action
+}
+
+#[tokio::test]
+async fn what_another_instance_showed_from_its_cache_is_never_refused_here() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms v1</p>").await;
+    let other = second_instance(&w).await;
+    // The other instance keeps v1 in its cache: it shows v1 after this instance published v2.
+    w.clock.advance(Duration::minutes(1));
+    shown_by(&other, &op.app, t.id, "warm").await;
+    w.service
+        .save_draft(&op.admin(), t.id, BTreeMap::from([(Language::English, sanitize("<p>v2</p>").unwrap())]))
+        .await
+        .unwrap();
+    w.service.publish_version(&op.admin(), t.id, VersionKind::Major, None).await.unwrap();
+    w.clock.advance(Duration::milliseconds(400));
+    let stale = shown_by(&other, &op.app, t.id, "ada").await;
+    assert_eq!(stale.version, VersionNumber { major: 1, minor: 0 }, "the other instance's cache is not over yet");
+    let recorded = w.service.record_action(&op.app, stale.clone()).await.unwrap();
+    assert_eq!(recorded.event.version, VersionNumber { major: 1, minor: 0 }, "what was shown is what is recorded");
+    w.service.verify(&op.app, recorded.signature.as_str()).await.unwrap();
+    // No instance serves a version for longer than the longest time to live after it was superseded.
+    let mut late = stale;
+    late.presented_at = w.clock.now().saturating_add(Duration::seconds(11));
+    w.clock.advance(Duration::seconds(12));
+    assert_eq!(
+        w.service.record_action(&op.app, late).await.unwrap_err(),
+        RecordActionError::VersionSuperseded(VersionNumber { major: 1, minor: 0 })
+    );
+
+    // A setting changed through this instance, shown by it, is checked by the other against storage,
+    // not against its cached copy: the dialog's agreement mode, the template's links, its being enabled.
+    let checkbox = Customizations { agreement_mode: AgreementMode::Checkbox, ..Customizations::default() };
+    shown_by(&other, &op.app, t.id, "warm").await;
+    w.service.set_customizations(&op.admin(), t.id, checkbox).await.unwrap();
+    let fresh = shown_by(&w.service, &op.app, t.id, "bob").await;
+    assert_eq!(fresh.presentation.agreement_mode, AgreementMode::Checkbox);
+    other.record_action(&op.app, fresh).await.unwrap();
+    assert_eq!(
+        shown_by(&other, &op.app, t.id, "bob").await.presentation.agreement_mode,
+        AgreementMode::Checkbox,
+        "and it keeps the truth"
+    );
+
+    let disabled = w.template(&op, "<p>Later</p>").await;
+    w.service.publish_version(&op.admin(), disabled.id, VersionKind::Major, None).await.unwrap();
+    assert!(
+        other
+            .check_clickwrap(
+                &op.app,
+                &ClickwrapCheck {
+                    template_id: disabled.id,
+                    end_user_id: EndUserId::parse("carl").unwrap(),
+                    language: LanguagePreference::default(),
+                    placeholders: PlaceholderValues::default(),
+                }
+            )
+            .await
+            .is_err(),
+        "cached there while disabled"
+    );
+    w.service.enable_template(&op.admin(), disabled.id).await.unwrap();
+    other.record_action(&op.app, shown_by(&w.service, &op.app, disabled.id, "carl").await).await.unwrap();
+
+    // An origin allowed a moment ago through this instance.
+    let shop = clickwrap_domain::apps::models::parse_origins(&["https://shop.example.com"]).unwrap();
+    let both = clickwrap_domain::apps::models::parse_origins(&["https://shop.example.com", "https://new.example.com"])
+        .unwrap();
+    w.service
+        .update_app(&op.admin(), op.app.id, AppChanges { allowed_origins: Some(shop), ..AppChanges::default() })
+        .await
+        .unwrap();
+    let app_id = op.app.id.to_string();
+    other.identify_public_app(&app_id, Some("https://shop.example.com")).await.unwrap();
+    w.service
+        .update_app(&op.admin(), op.app.id, AppChanges { allowed_origins: Some(both), ..AppChanges::default() })
+        .await
+        .unwrap();
+    other.identify_public_app(&app_id, Some("https://new.example.com")).await.unwrap();
+    assert_eq!(
+        other.identify_public_app(&app_id, Some("https://evil.example.com")).await.unwrap_err(),
+        PublicAppError::OriginNotAllowed
+    );
+}
+
+#[tokio::test]
+async fn an_announced_change_is_served_at_once_by_every_instance() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.published(&op, "<p>Terms</p>").await;
+    let other = second_instance(&w).await;
+    other.serving_caches().announcements_started();
+    let mode = async || shown_by(&other, &op.app, t.id, "ada").await.presentation.agreement_mode;
+    assert_eq!(mode().await, AgreementMode::Scroll);
+
+    let checkbox = Customizations { agreement_mode: AgreementMode::Checkbox, ..Customizations::default() };
+    w.service.set_customizations(&op.admin(), t.id, checkbox).await.unwrap();
+    w.clock.advance(Duration::seconds(5));
+    assert_eq!(mode().await, AgreementMode::Scroll, "announced changes: kept beyond the short time to live");
+    other.serving_caches().changed(ServingChange::Template(op.tenant.id, t.id));
+    assert_eq!(mode().await, AgreementMode::Checkbox, "the announcement drops it");
+
+    w.service.set_customizations(&op.admin(), t.id, Customizations::default()).await.unwrap();
+    w.clock.advance(Duration::seconds(5));
+    other.serving_caches().announcements_stopped();
+    assert_eq!(mode().await, AgreementMode::Scroll, "announcements lost: back to the short time to live at once");
 }

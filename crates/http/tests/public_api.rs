@@ -795,3 +795,86 @@ async fn a_check_answers_the_same_bytes_from_a_warm_cache_as_without_any_cache()
     );
     assert_eq!(answer["content"], "<p>New terms for </p>");
 }
+
+#[actix_web::test]
+async fn a_change_through_one_instance_is_announced_to_another_and_a_reconnection_forgets_everything() {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use clickwrap_domain::apps::models::parse_origins;
+    use clickwrap_domain::apps::service::AppChanges;
+    use clickwrap_domain::templates::customizations::{AgreementMode, Customizations};
+    use clickwrap_domain::{AppId, TemplateId, TenantId};
+    use clickwrap_postgres::notifications::{self, ServingCacheUpdates};
+
+    // Time to live far beyond the test, announced or not: only announcements can make the
+    // listening instance read a template or app again.
+    let settings = Settings {
+        serving_cache_ttl: time::Duration::hours(1),
+        serving_cache_ttl_announced: time::Duration::hours(1),
+        ..Settings::default()
+    };
+    let h = harness_with(settings).await;
+    let other = h.second_instance(settings).await;
+    let caches = other.state.service.serving_caches().clone();
+    let _listener = notifications::listen(
+        h.db.url().clone(),
+        vec![(notifications::SERVING, Arc::new(ServingCacheUpdates(caches.clone())))],
+    );
+    let until = async |what: &str, done: &dyn Fn() -> bool| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !done() {
+            assert!(std::time::Instant::now() < deadline, "never: {what}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    until("listening", &|| caches.are_announced()).await;
+
+    let op = operator(&h, None).await;
+    let t = template(&h, &op, "<p>Terms</p>").await;
+    let admin = Admin::server(TenantId::parse(&op.tenant_id).unwrap());
+    let id = TemplateId::parse(&t).unwrap();
+    let check = format!("{V1}/clickwrap?appId={}&clickwrapTemplateId={t}&endUserId=ada", op.app_id);
+    let mode = async || other.call(get(&check)).await.expect(200).json()["customizations"]["agreementMode"].clone();
+    let served_within = async |what: &str, wanted: Value| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while mode().await != wanted {
+            assert!(std::time::Instant::now() < deadline, "never served: {what}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    assert_eq!(mode().await, "SCROLL");
+
+    // A template change: announced, and the other instance drops that template.
+    let checkbox = Customizations { agreement_mode: AgreementMode::Checkbox, ..Customizations::default() };
+    h.service().set_customizations(&admin, id, checkbox).await.unwrap();
+    served_within("the new customizations", json!("CHECKBOX")).await;
+
+    // An app change: an origin no longer allowed is refused there too.
+    let origin = "https://shop.example.com";
+    let from_shop = || get(&check).insert_header(("origin", origin));
+    other.call(from_shop()).await.expect(200);
+    let elsewhere = parse_origins(&["https://elsewhere.example.com"]).unwrap();
+    let app = AppId::parse(&op.app_id).unwrap();
+    h.service()
+        .update_app(&admin, app, AppChanges { allowed_origins: Some(elsewhere), ..AppChanges::default() })
+        .await
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while other.call(from_shop()).await.status != 403 {
+        assert!(std::time::Instant::now() < deadline, "the origin is still allowed there");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+
+    // The listening connection is lost: what changes meanwhile is not heard, and once it is back,
+    // everything cached is forgotten.
+    assert_eq!(h.db.terminate_listeners().await, 1);
+    until("noticing the lost connection", &|| !caches.are_announced()).await;
+    h.service().set_customizations(&admin, id, Customizations::default()).await.unwrap();
+    let while_down = mode().await;
+    if !caches.are_announced() {
+        assert_eq!(while_down, "CHECKBOX", "nobody listened: the change went unheard");
+    }
+    until("listening again", &|| caches.are_announced()).await;
+    assert_eq!(mode().await, "SCROLL", "forgotten on reconnection");
+}

@@ -10,11 +10,10 @@
 //! A verification's new delivery is not announced (the verifying instance wakes its dispatcher in
 //! process; others poll: see the `webhook_wake_in_process` migration). A redelivery is, with
 //! `NOTIFY clickwrap_webhooks` by a trigger (the `webhook_dispatch` migration), and so are leases
-//! given back ([`DeliveryStore::release_leases`]); [`listen`] keeps a connection LISTENing and
-//! calls back on each announcement.
+//! given back ([`DeliveryStore::release_leases`]); [`crate::notifications::listen`] keeps a
+//! connection LISTENing and calls back on each announcement.
 
-use std::future::Future;
-use std::time::Duration;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use clickwrap_domain::audit::models::AuditEntry;
@@ -27,8 +26,7 @@ use clickwrap_domain::webhooks::models::{Delivery, DeliveryState};
 use clickwrap_domain::{AppId, DeliveryId, EventId, TenantId, Timestamp};
 use diesel::QueryableByName;
 use diesel::sql_types::{BigInt, Bool, Int4, Nullable, Text, Timestamptz, Uuid as SqlUuid};
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use futures_util::StreamExt;
+use diesel_async::{AsyncConnection, RunQueryDsl};
 use time::OffsetDateTime;
 
 use crate::PgStore;
@@ -36,10 +34,11 @@ use crate::connection::DbConnection;
 use crate::convert::{at, i32_of, limit_i64, ts, u32_of};
 use crate::database::DatabaseUrl;
 use crate::errors::{corrupt, from_diesel};
+use crate::notifications::WebhookWakeUps;
 use crate::statement::{Statement, Value, only_row};
 
 /// The channel redeliveries and released leases are announced on, and [`listen`] LISTENs on.
-pub const CHANNEL: &str = "clickwrap_webhooks";
+pub const CHANNEL: &str = crate::notifications::WEBHOOKS;
 
 /// What [`DeliveryRow`] reads, of `webhook_deliveries AS d`.
 macro_rules! delivery_columns {
@@ -525,84 +524,13 @@ async fn redeliver(
     .await
 }
 
-/// A connection LISTENing on [`CHANNEL`], kept up by a background task until dropped or stopped.
-#[derive(Debug)]
-pub struct DeliveryListener {
-    task: tokio::task::JoinHandle<()>,
-}
+/// A connection listening for webhook wake-ups alone.
+pub type DeliveryListener = crate::notifications::Listener;
 
-impl DeliveryListener {
-    /// Stops listening and closes the connection.
-    pub fn stop(self) {
-        self.task.abort();
-    }
-}
-
-impl Drop for DeliveryListener {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-/// How long a silent listener connection goes before it is checked with a query.
-const HEALTH_CHECK_EVERY: Duration = Duration::from_secs(30);
-/// How long the check, or a connection attempt, may take.
-const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
-/// The wait before reconnecting after the connection failed.
-const RECONNECT_AFTER: Duration = Duration::from_secs(1);
-
-/// Calls `on_wake` whenever a webhook delivery is redelivered or given back (a NOTIFY on [`CHANNEL`]), and once each
-/// time the listening connection is (re)established, since announcements made while it was down are
-/// lost. A dead connection is noticed (the server closed it, or a periodic check failed) and
-/// replaced. Must be called within a Tokio runtime; the listening runs on a task of its own.
+/// Calls `on_wake` whenever a webhook delivery is redelivered or given back (a NOTIFY on [`CHANNEL`]),
+/// and once each time the listening connection is (re)established, since announcements made while it
+/// was down are lost. For a process that listens for nothing else; the server listens on every
+/// channel over one connection with [`crate::notifications::listen`].
 pub fn listen(url: DatabaseUrl, on_wake: impl Fn() + Send + Sync + 'static) -> DeliveryListener {
-    DeliveryListener { task: tokio::spawn(listen_loop(url, on_wake)) }
-}
-
-async fn listen_loop(url: DatabaseUrl, on_wake: impl Fn() + Send + Sync + 'static) {
-    loop {
-        match with_timeout(listening_connection(&url)).await {
-            Ok(mut conn) => {
-                on_wake();
-                let reason = serve(&mut conn, &on_wake).await;
-                tracing::warn!(%reason, "the webhook wake-up connection was lost; reconnecting");
-            }
-            Err(reason) => tracing::warn!(%url, %reason, "cannot listen for webhook wake-ups; retrying"),
-        }
-        tokio::time::sleep(RECONNECT_AFTER).await;
-    }
-}
-
-async fn listening_connection(url: &DatabaseUrl) -> Result<AsyncPgConnection, String> {
-    let mut conn = AsyncPgConnection::establish(&url.expose()).await.map_err(|e| e.to_string())?;
-    diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn).await.map_err(|e| e.to_string())?;
-    Ok(conn)
-}
-
-async fn with_timeout<T>(work: impl Future<Output = Result<T, String>>) -> Result<T, String> {
-    tokio::time::timeout(CHECK_TIMEOUT, work).await.unwrap_or_else(|_| Err("timed out".to_owned()))
-}
-
-/// Passes notifications on until the connection fails; why it did.
-async fn serve(conn: &mut AsyncPgConnection, on_wake: &(impl Fn() + Send + Sync)) -> String {
-    loop {
-        {
-            let mut notifications = std::pin::pin!(conn.notifications_stream());
-            loop {
-                match tokio::time::timeout(HEALTH_CHECK_EVERY, notifications.next()).await {
-                    Ok(Some(Ok(_))) => on_wake(),
-                    Ok(Some(Err(error))) => return error.to_string(),
-                    Ok(None) => return "the connection closed".to_owned(),
-                    // Quiet for a while: check that the connection is alive (outside the stream's borrow).
-                    Err(_) => break,
-                }
-            }
-        }
-        // Notifications that arrive meanwhile are buffered and read by the next stream.
-        let check =
-            with_timeout(async { diesel::sql_query("SELECT 1").execute(conn).await.map_err(|e| e.to_string()) });
-        if let Err(reason) = check.await {
-            return reason;
-        }
-    }
+    crate::notifications::listen(url, vec![(CHANNEL, Arc::new(WebhookWakeUps(on_wake)))])
 }

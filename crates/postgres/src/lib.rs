@@ -25,6 +25,7 @@ mod unverified;
 
 pub mod database;
 pub mod deliveries;
+pub mod notifications;
 pub use demo::{DemoInstallation, DemoSecrets};
 pub use keys::{ResealAllError, ResealCounts};
 pub use signing::{SigningIdentityRecord, StoredSigningIdentity};

@@ -134,6 +134,26 @@ impl TestDatabase {
         };
         PgStore::new(pool(&url, PoolSettings { statements, ..PoolSettings::default() }).expect("pool"))
     }
+
+    /// Ends every connection LISTENing on this database, as a restart of PostgreSQL or a cut
+    /// network would; how many there were.
+    pub async fn terminate_listeners(&self) -> i64 {
+        #[derive(diesel::QueryableByName)]
+        struct Terminated {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            count: i64,
+        }
+        let mut conn = admin(&self.server).await;
+        let row: Terminated = diesel::sql_query(
+            "SELECT count(pg_terminate_backend(pid)) AS count FROM pg_stat_activity \
+             WHERE datname = $1 AND query LIKE 'LISTEN %'",
+        )
+        .bind::<diesel::sql_types::Text, _>(self.url.database())
+        .get_result(&mut conn)
+        .await
+        .expect("terminate the listening connections");
+        row.count
+    }
 }
 
 impl Drop for TestDatabase {

@@ -12,14 +12,16 @@ use clickwrap_domain::keys::{KeyringError, MasterKeys, load_keyring};
 use clickwrap_domain::limits::rate::RateLimitPolicy;
 use clickwrap_domain::ports::{Clock, CpuPool};
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
+use clickwrap_domain::serving_cache::ServingCaches;
 use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_http::client_ip::TrustedProxies;
 use clickwrap_http::problem::ApiError;
 use clickwrap_http::{ApiState, api};
 use clickwrap_postgres::PgStore;
-use clickwrap_postgres::database::{self, ConnectFailure, DatabaseError, PoolSettings, Statements};
-use clickwrap_webhooks::{Dispatcher, DispatcherConfig, RunningDispatcher};
+use clickwrap_postgres::database::{self, ConnectFailure, DatabaseError, DatabaseUrl, PoolSettings, Statements};
+use clickwrap_postgres::notifications;
+use clickwrap_webhooks::{Dispatcher, DispatcherConfig, RunningDispatcher, Waker};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use tokio::sync::watch;
@@ -185,18 +187,15 @@ pub(crate) async fn serve(
     // This instance's verifications and redeliveries wake its dispatcher in process; other
     // instances' redeliveries and released leases arrive by NOTIFY, the rest by the poll.
     let service = service.with_outbox_signal(Arc::new(dispatcher.waker()));
-    let waker = dispatcher.waker();
-    let listener = match config.listen_url() {
-        Some(url) => Some(clickwrap_postgres::deliveries::listen(url.clone(), move || waker.wake())),
-        None => {
-            tracing::info!(
-                poll_ms = config.poll_interval.as_millis(),
-                "DATABASE_URL is a transaction-mode pooler and CLICKWRAP_DATABASE_DIRECT_URL is not set: no LISTEN; \
-                 this instance polls for other instances' webhook deliveries"
-            );
-            None
-        }
-    };
+    if config.listen_url().is_none() {
+        tracing::info!(
+            poll_ms = config.poll_interval.as_millis(),
+            "DATABASE_URL is a transaction-mode pooler and CLICKWRAP_DATABASE_DIRECT_URL is not set: no LISTEN; this \
+             instance polls for other instances' webhook deliveries, and serves their changes within \
+             CLICKWRAP_SERVING_CACHE_MS"
+        );
+    }
+    let listener = listen_for_announcements(config.listen_url().cloned(), dispatcher.waker(), service.serving_caches());
     // Shared with /metrics while serving, taken out for the graceful stop.
     let dispatcher = Arc::new(Mutex::new(Some(dispatcher.start())));
     let webhook_stats = WebhookStats(dispatcher.clone());
@@ -295,6 +294,23 @@ pub(crate) async fn serve(
     let _ = tree_heads.await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// One connection LISTENing for what every instance announces: webhook deliveries that became due
+/// (they wake this instance's dispatcher) and changes of apps and templates (this instance's serving
+/// caches forget them). Without a session connection to listen on, nobody does: the dispatcher finds
+/// deliveries by its poll, and the caches keep the short time to live, which alone bounds how long a
+/// change made through another instance goes unseen.
+fn listen_for_announcements(
+    url: Option<DatabaseUrl>,
+    dispatcher: Waker,
+    caches: &ServingCaches,
+) -> Option<notifications::Listener> {
+    let subscribers: Vec<(&'static str, Arc<dyn notifications::Subscriber>)> = vec![
+        (notifications::WEBHOOKS, Arc::new(notifications::WebhookWakeUps(move || dispatcher.wake()))),
+        (notifications::SERVING, Arc::new(notifications::ServingCacheUpdates(caches.clone()))),
+    ];
+    Some(notifications::listen(url?, subscribers))
 }
 
 /// `/metrics` alone on its own address (`CLICKWRAP_METRICS_LISTEN`), so that it can be kept off

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use time::Duration;
+
 use super::models::{Action, ClickwrapEvent, EventStatus, Presentation, PresentationMode};
 use super::signature::{self, ServiceSignature, SignatureClaims, SignatureError};
 use crate::apps::models::App;
@@ -264,22 +266,22 @@ impl ClickwrapService {
         }
         let presented_at = action.presented_at.min(now);
 
-        let template = self.tenant_template(app, action.template_id, Some(action.version)).await?;
-        template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
-        let version = shown_version(&template, action.version, presented_at, now)?;
-        let (content, content_hash) = render_in(version, action.language, &action.placeholders)
-            .ok_or(RecordActionError::LanguageNotAvailable(action.language))?;
-        if content_hash != action.content_hash {
-            return Err(RecordActionError::ContentMismatch);
-        }
-        let agreement_mode = match action.presentation.mode {
-            PresentationMode::Dialog => template.customizations.agreement_mode,
-            // Inline, the clickwrap is a checkbox beside the page's own form, whatever the dialog uses.
-            PresentationMode::Inline => AgreementMode::Checkbox,
+        let grace = self.superseded_grace();
+        let check = |template: &Template| check_presented(template, app, &action, presented_at, now, grace);
+        let cached = self.cached_template(app, action.template_id, Some(action.version), now).map(|template| {
+            let checked = check(&template);
+            (template, checked)
+        });
+        let (template, shown) = match cached {
+            Some((template, Ok(shown))) => (template, shown),
+            // Not cached, or refused by a copy that may predate a change made through another
+            // instance (the version was enabled, linked or customized a moment ago): storage decides.
+            _ => {
+                let template = self.stored_template(app, action.template_id).await?;
+                let shown = check(&template)?;
+                (template, shown)
+            }
         };
-        if action.presentation.agreement_mode != agreement_mode {
-            return Err(RecordActionError::AgreementModeMismatch(agreement_mode));
-        }
 
         let technical_metadata = serde_json::json!({
             "ipAddress": action.client_ip,
@@ -293,14 +295,14 @@ impl ClickwrapService {
             app_id: app.id,
             template_id: template.id,
             template_name: template.name.as_str().to_owned(),
-            version: version.number,
-            effective_at: version.effective_at,
+            version: shown.version,
+            effective_at: shown.effective_at,
             end_user_id: action.end_user_id,
             action: action.action,
             status: EventStatus::Unverified,
             language: action.language,
-            content,
-            content_hash,
+            content: shown.content,
+            content_hash: shown.content_hash,
             template_placeholders: action.placeholders.to_canonical_json(),
             technical_metadata,
             presentation: action.presentation,
@@ -401,17 +403,82 @@ impl ClickwrapService {
         id: TemplateId,
         needs: Option<VersionNumber>,
     ) -> Result<Arc<ServedTemplate>, ClickwrapQueryError> {
-        let now = self.now();
-        if let Some(template) = self.caches.templates.fresh(&(app.tenant_id, id), now)
-            && needs.is_none_or(|number| template.version(number).is_some())
-        {
-            return Ok(template);
+        match self.cached_template(app, id, needs, self.now()) {
+            Some(template) => Ok(template),
+            None => self.stored_template(app, id).await,
         }
+    }
+
+    /// The cached template, if it was loaded a moment ago and has the version the caller `needs`.
+    fn cached_template(
+        &self,
+        app: &App,
+        id: TemplateId,
+        needs: Option<VersionNumber>,
+        now: Timestamp,
+    ) -> Option<Arc<ServedTemplate>> {
+        self.caches
+            .templates
+            .fresh(&(app.tenant_id, id), now)
+            .filter(|template| needs.is_none_or(|number| template.version(number).is_some()))
+    }
+
+    /// The template read from storage, and kept in the serving cache.
+    async fn stored_template(&self, app: &App, id: TemplateId) -> Result<Arc<ServedTemplate>, ClickwrapQueryError> {
+        let loading = self.caches.templates.loading(self.now());
         let template = self.ports.templates.find_template(app.tenant_id, id).await?.ok_or(TemplateNotFound)?;
         let template = Arc::new(ServedTemplate::new(template));
-        self.caches.templates.keep((app.tenant_id, id), template.clone(), now);
+        self.caches.templates.keep((app.tenant_id, id), template.clone(), loading);
         Ok(template)
     }
+
+    /// How long before its presentation a version may have stopped being in force and still be
+    /// accepted: as long as another instance may have kept serving it from its cache (a client
+    /// shown it there must not be refused here), and a margin for the publishing transaction and
+    /// the instances' clocks. Nothing without caches.
+    fn superseded_grace(&self) -> Duration {
+        let longest = self.caches.ttl().longest();
+        if longest <= Duration::ZERO { Duration::ZERO } else { longest.saturating_add(SUPERSEDED_MARGIN) }
+    }
+}
+
+/// See [`ClickwrapService::superseded_grace`].
+const SUPERSEDED_MARGIN: Duration = Duration::seconds(1);
+
+/// What a client showed, as checked against the template.
+struct CheckedPresentation {
+    version: VersionNumber,
+    effective_at: Timestamp,
+    content: String,
+    content_hash: ContentHash,
+}
+
+/// Whether `action` shows what the template says the app's client is shown: a servable template,
+/// a version in force, its content and the template's agreement mode.
+fn check_presented(
+    template: &Template,
+    app: &App,
+    action: &PresentedAction,
+    presented_at: Timestamp,
+    now: Timestamp,
+    grace: Duration,
+) -> Result<CheckedPresentation, RecordActionError> {
+    template.servable_version(app.id, now).map_err(|_| TemplateNotFound)?;
+    let version = shown_version(template, action.version, presented_at, now, grace)?;
+    let (content, content_hash) = render_in(version, action.language, &action.placeholders)
+        .ok_or(RecordActionError::LanguageNotAvailable(action.language))?;
+    if content_hash != action.content_hash {
+        return Err(RecordActionError::ContentMismatch);
+    }
+    let agreement_mode = match action.presentation.mode {
+        PresentationMode::Dialog => template.customizations.agreement_mode,
+        // Inline, the clickwrap is a checkbox beside the page's own form, whatever the dialog uses.
+        PresentationMode::Inline => AgreementMode::Checkbox,
+    };
+    if action.presentation.agreement_mode != agreement_mode {
+        return Err(RecordActionError::AgreementModeMismatch(agreement_mode));
+    }
+    Ok(CheckedPresentation { version: version.number, effective_at: version.effective_at, content, content_hash })
 }
 
 impl From<ClickwrapQueryError> for RecordActionError {
@@ -423,16 +490,23 @@ impl From<ClickwrapQueryError> for RecordActionError {
     }
 }
 
-/// The version the client says it showed, if it is in force now or was when it was presented.
+/// The version the client says it showed, if it is in force now or was when it was presented, or
+/// up to `grace` before (an instance may have served it from its cache that long after it was
+/// superseded).
 fn shown_version(
     template: &Template,
     number: VersionNumber,
     presented_at: Timestamp,
     now: Timestamp,
+    grace: Duration,
 ) -> Result<&TemplateVersion, RecordActionError> {
     let states = template.version_states(now);
     let (version, state) = states.iter().find(|(v, _)| v.number == number).ok_or(TemplateNotFound)?;
-    let was_in_force = template.effective_version(presented_at).is_some_and(|v| v.number == number);
+    let in_force_at = |at: Timestamp| template.effective_version(at).is_some_and(|v| v.number == number);
+    let since = presented_at.saturating_sub(grace);
+    // In force for one stretch of time: at its start, or from a moment within the window on.
+    let was_in_force = in_force_at(since)
+        || (since < version.effective_at && version.effective_at <= presented_at && in_force_at(version.effective_at));
     match state {
         VersionState::Effective => Ok(version),
         VersionState::Superseded if was_in_force => Ok(version),
