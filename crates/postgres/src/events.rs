@@ -238,25 +238,39 @@ struct SnapshotRow {
 }
 
 /// One query for everything the acceptance rule needs: this runs on every SDK check.
+///
+/// Every lookup binds all the leading columns of `events_consent` (tenant, end user, template,
+/// status) by equality, so each is one index descent that stops at its first row: the cost does
+/// not grow with the end user's history, under a plan made for the values or a generic one (which
+/// PostgreSQL may switch to after five executions of a prepared statement). The latest verified
+/// event is therefore looked up per verified status and the later of the two kept; a single
+/// lookup with `status <> 'UNVERIFIED'` would be a range over the statuses, read in index order,
+/// not in time. Each lookup is ordered as the index is, so that no plan can stop at the first row
+/// of a sequential scan instead (which reads the whole table when there is no such row).
 const SNAPSHOT_SQL: &str = "
 SELECT v.id AS v_id, v.status AS v_status, v.version_minor AS v_minor, v.action_at AS v_action_at,
        v.verified_at AS v_verified_at,
        u.id AS u_id, u.version_minor AS u_minor, u.action_at AS u_action_at,
-       EXISTS (SELECT 1 FROM clickwrap_events e
-                WHERE e.tenant_id = $1 AND e.end_user_id = $2 AND e.template_id = $3
-                  AND e.version_major < $4 AND e.status = 'ACCEPTED') AS accepted_earlier_major,
-       (SELECT max(r.requested_at) FROM re_accept_requests r
-         WHERE r.tenant_id = $1 AND r.end_user_id = $2 AND r.template_id = $3) AS re_accept_requested_at
+       (SELECT e.version_major FROM clickwrap_events e
+         WHERE e.tenant_id = $1 AND e.end_user_id = $2 AND e.template_id = $3
+           AND e.status = 'ACCEPTED' AND e.version_major < $4
+         ORDER BY e.version_major LIMIT 1) IS NOT NULL AS accepted_earlier_major,
+       (SELECT r.requested_at FROM re_accept_requests r
+         WHERE r.tenant_id = $1 AND r.end_user_id = $2 AND r.template_id = $3
+         ORDER BY r.requested_at DESC LIMIT 1) AS re_accept_requested_at
 FROM (SELECT 1) AS one
 LEFT JOIN LATERAL (
-    SELECT e.id, e.status, e.version_minor, e.action_at, e.verified_at FROM clickwrap_events e
-     WHERE e.tenant_id = $1 AND e.end_user_id = $2 AND e.template_id = $3 AND e.version_major = $4
-       AND e.status <> 'UNVERIFIED'
-     ORDER BY e.action_at DESC, e.id DESC LIMIT 1) AS v ON true
+    SELECT latest.* FROM (VALUES ('ACCEPTED'), ('DECLINED')) AS verified (status)
+    CROSS JOIN LATERAL (
+        SELECT e.id, e.status, e.version_minor, e.action_at, e.verified_at FROM clickwrap_events e
+         WHERE e.tenant_id = $1 AND e.end_user_id = $2 AND e.template_id = $3 AND e.status = verified.status
+           AND e.version_major = $4
+         ORDER BY e.action_at DESC, e.id DESC LIMIT 1) AS latest
+    ORDER BY latest.action_at DESC, latest.id DESC LIMIT 1) AS v ON true
 LEFT JOIN LATERAL (
     SELECT e.id, e.version_minor, e.action_at FROM clickwrap_events e
-     WHERE e.tenant_id = $1 AND e.end_user_id = $2 AND e.template_id = $3 AND e.version_major = $4
-       AND e.status = 'UNVERIFIED'
+     WHERE e.tenant_id = $1 AND e.end_user_id = $2 AND e.template_id = $3 AND e.status = 'UNVERIFIED'
+       AND e.version_major = $4
      ORDER BY e.action_at DESC, e.id DESC LIMIT 1) AS u ON true";
 
 impl SnapshotRow {
@@ -330,6 +344,12 @@ impl<ST> EventsSql<ST> {
 /// proportion to that end user's events in other templates (`cargo xtask bench storage` checks the
 /// plans; see docs/storage.md). Planning takes a fraction of a millisecond.
 const VERIFIED: EventsSql<Bool> = EventsSql::new("\"clickwrap_events\".\"status\" <> 'UNVERIFIED'", true);
+
+/// Verified acceptances only, for the end user's last acceptance. Written into the SQL so that the
+/// statement, kept prepared, reads `events_list_tus` (whose predicate follows from it) under any
+/// plan: with the status bound, a generic plan could not use that partial index and read every
+/// acceptance of the end user in `events_consent`, sorted by time, to return the latest.
+const ACCEPTED: EventsSql<Bool> = EventsSql::new("\"clickwrap_events\".\"status\" = 'ACCEPTED'", false);
 
 /// The event's rendered content, looked up per returned row. A subquery rather than a join, so the
 /// plan of a page stays one ordered index scan under the LIMIT: with a join, PostgreSQL may hash
@@ -762,7 +782,7 @@ impl EventStore for PgStore {
             .filter(events::tenant_id.eq(*tenant.as_uuid()))
             .filter(events::end_user_id.eq(end_user.as_str().to_owned()))
             .filter(events::template_id.eq(*template.as_uuid()))
-            .filter(events::status.eq(EventStatus::Accepted.as_str()))
+            .filter(ACCEPTED)
             .order((events::action_at.desc(), events::id.desc()))
             .limit(1)
             .into_boxed();

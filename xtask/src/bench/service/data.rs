@@ -2,6 +2,8 @@
 //! exactly what an operator would have), then one verified event per end user and template written
 //! in bulk by SQL (a million through the API would take the better part of an hour).
 //!
+//! One more end user, the heavy one, holds one event in twenty of the table (see `heavy.rs`).
+//!
 //! Which (end user, template) pairs accepted the current version is a rule of their numbers, shared
 //! with the load scripts: a pair is on the older major version when `(u + k) % 10 = 0` (so that end
 //! user must accept again) and declined when `(3u + k) % 20 = 1`; every other pair accepted the
@@ -185,8 +187,8 @@ fn agreement(k: u32, version: &str) -> String {
     html
 }
 
-/// Writes one verified event per end user and template (see the module's rule), with the events'
-/// secondary indexes set aside during the load, then VACUUM ANALYZE.
+/// Writes one verified event per end user and template (see the module's rule) and the heavy end
+/// user's history, with the events' secondary indexes set aside during the load, then VACUUM ANALYZE.
 pub(crate) async fn fill(
     conn: &mut AsyncPgConnection,
     installation: &Installation,
@@ -214,6 +216,7 @@ pub(crate) async fn fill(
         }
     }
     let templates = installation.templates.len();
+    let pairs = end_users.saturating_mul(templates as u64);
     let app = &installation.app_id;
     let setup = format!(
         "
@@ -253,12 +256,13 @@ CROSS JOIN LATERAL (SELECT f.older, f.action,
 WHERE a.id = '{app}';
 ",
         last = end_users.saturating_sub(1),
-        pairs = end_users.saturating_mul(templates as u64).max(1),
+        pairs = pairs.max(1),
     );
     let steps = [
         ("event contents and templates", setup),
         ("set aside the events_* indexes", super::super::SET_ASIDE_INDEXES.to_owned()),
         ("verified events", events),
+        ("the heavy end user's events", super::heavy::events_sql(app, super::heavy::heavy_events(pairs), templates)),
         ("build the events_* indexes", super::super::REBUILD_INDEXES.to_owned()),
         ("VACUUM ANALYZE", "VACUUM ANALYZE".to_owned()),
     ];

@@ -5,6 +5,9 @@
 //! ten templates through the operator API, writes a million verified events for 100,000 end users in
 //! bulk, and then runs, each against its baseline:
 //! - the SDK check `GET /clickwrap` for end users who already accepted (wrk) vs `pgbench -S`;
+//! - the consent snapshot of a heavy end user, who holds one event in twenty (`GET /clickwrap` of
+//!   each template and the status route), vs a new end user's: the command fails when it costs more
+//!   than 1.5 times as much;
 //! - the consent write `POST /clickwrap` + `POST /clickwrap/verify` (our flow client, since the second
 //!   request needs the first's Signature) vs pgbench's TPC-B-like transaction;
 //! - an events-list page at depth 0 and at depth 900,000 (wrk, one connection);
@@ -13,12 +16,14 @@
 //! - the server's resident memory, idle and at its peak.
 //!
 //! Goals are reported, not enforced: the command fails only when something does not work (an error
-//! answer, a lost delivery, a bad webhook signature).
+//! answer, a lost delivery, a bad webhook signature) or when the heavy end user's snapshot costs more
+//! than 1.5 times a new end user's (a ratio of the same run, so it holds on a noisy machine too).
 
 pub(crate) mod client;
 mod cpu;
 pub(crate) mod data;
 mod flows;
+mod heavy;
 pub(crate) mod receiver;
 pub(crate) mod server;
 mod tools;
@@ -34,6 +39,7 @@ use self::client::{Connection, query_value};
 use self::cpu::{CpuAccount, CpuSample};
 use self::data::{Installation, PUBLIC};
 use self::flows::{FlowRun, Pace};
+use self::heavy::HeavyUser;
 use self::receiver::Receiver;
 use self::server::Server;
 use self::tools::{Load, Tools};
@@ -67,6 +73,8 @@ struct Sizes {
     pgbench_scale: u32,
     lag_rate: f64,
     lag_run: Duration,
+    /// Measured rounds of the heavy end user's requests (each: every template's check and a status).
+    heavy_rounds: usize,
 }
 
 impl Sizes {
@@ -82,6 +90,7 @@ impl Sizes {
                 pgbench_scale: 1,
                 lag_rate: 100.0,
                 lag_run: Duration::from_secs(3),
+                heavy_rounds: 30,
             }
         } else {
             Self {
@@ -94,12 +103,18 @@ impl Sizes {
                 pgbench_scale: 10,
                 lag_rate: 200.0,
                 lag_run: Duration::from_secs(10),
+                heavy_rounds: 100,
             }
         }
     }
 
     fn events(&self) -> u64 {
         self.end_users * u64::from(TEMPLATES)
+    }
+
+    /// The heavy end user's events, on top of `events()`.
+    fn heavy_events(&self) -> u64 {
+        heavy::heavy_events(self.events())
     }
 }
 
@@ -118,9 +133,10 @@ pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let sizes = Sizes::new(quick, profile);
     let started = Instant::now();
     println!(
-        "bench: the service with {} verified events, {} end users, {TEMPLATES} templates{}{}",
+        "bench: the service with {} verified events, {} end users and one with {} events, {TEMPLATES} templates{}{}",
         sizes.events(),
         sizes.end_users,
+        sizes.heavy_events(),
         if quick { " (quick)" } else { "" },
         if pooler { ", through PgBouncer in transaction mode" } else { "" }
     );
@@ -157,6 +173,7 @@ struct Figures {
     check: Load,
     check_cpu: CpuAccount,
     select_only: Load,
+    heavy: HeavyUser,
     write: Load,
     write_cpu: CpuAccount,
     write_errors: Option<String>,
@@ -262,6 +279,16 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
     println!("    SDK check: {}; pgbench -S: {}", describe(&check), describe(&select_only));
     println!("      {}", check_cpu.describe());
 
+    // The heavy end user's consent snapshot against a new end user's.
+    let heavy = heavy::measure(address, &installation, sizes.heavy_rounds).await?;
+    println!(
+        "    heavy end user: GET /clickwrap p50 {:.2} ms (new end user {:.2} ms), status p50 {:.2} ms ({:.2} ms)",
+        super::millis(heavy.check_heavy),
+        super::millis(heavy.check_new),
+        super::millis(heavy.status_heavy),
+        super::millis(heavy.status_new)
+    );
+
     // Events-list pages at depth 0 and deep down.
     let (first_page, deep_page, depth) = list_pages(bench, address, &installation).await?;
     println!("    events list: depth 0 {}; depth {depth} {}", describe(&first_page), describe(&deep_page));
@@ -321,6 +348,7 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
         check,
         check_cpu,
         select_only,
+        heavy,
         write,
         write_cpu,
         write_errors: writes.first_error.clone().or(lag.first_error.clone()),
@@ -548,6 +576,7 @@ fn problems(figures: &Figures, verified: usize, arrivals: &receiver::Arrivals) -
     if arrivals.bad > 0 {
         problems.push(format!("{} webhook deliveries had a bad signature", arrivals.bad));
     }
+    problems.extend(figures.heavy.problems());
     problems
 }
 
@@ -579,6 +608,20 @@ fn print_table(f: &Figures) {
         check_ratio,
         verdict(check_ratio >= GOAL_CHECK_RATIO)
     );
+    for (route, heavy, new, ratio) in [
+        ("GET /clickwrap", f.heavy.check_heavy, f.heavy.check_new, f.heavy.check_ratio()),
+        ("status", f.heavy.status_heavy, f.heavy.status_new, f.heavy.status_ratio()),
+    ] {
+        println!(
+            "{:<34} {:<40} {:<40} {:>6.2}  ≤ {}: {}",
+            format!("heavy end user {route} p50"),
+            format!("{:.2} ms", ms(heavy)),
+            format!("new end user: {:.2} ms", ms(new)),
+            ratio,
+            heavy::GOAL_RATIO,
+            verdict(ratio <= heavy::GOAL_RATIO)
+        );
+    }
     println!(
         "{:<34} {:<40} {:<40} {:>6.2}  ≥ {GOAL_WRITES_PER_SECOND}/s: {}",
         "consent write POST + verify",
@@ -638,6 +681,7 @@ fn report(bench: &Bench, machine: &Value, f: &Figures, problems: &[String]) -> V
             "end_users": s.end_users,
             "templates": TEMPLATES,
             "versions_per_template": 3,
+            "heavy_end_user_events": s.heavy_events(),
         },
         "connections": s.connections,
         "run_seconds": s.run.as_secs(),
@@ -648,6 +692,7 @@ fn report(bench: &Bench, machine: &Value, f: &Figures, problems: &[String]) -> V
             "ratio": ratio(f.check.per_second, f.select_only.per_second),
             "goal_ratio_at_least": GOAL_CHECK_RATIO,
         },
+        "heavy_end_user": f.heavy.to_json(),
         "consent_write": {
             "service": load_json(&f.write),
             "cpu": f.write_cpu.to_json(),
