@@ -24,6 +24,9 @@ pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations")
 /// Any number will do, as long as nothing else in the database takes the same advisory lock.
 const MIGRATION_LOCK: i64 = 0x636c_6963_6b77_7261; // "clickwra"
 
+/// Held (for one transaction) while the serving role is granted its privileges.
+const GRANT_LOCK: i64 = 0x636c_6963_6b67_7261; // "clickgra"
+
 /// A `postgres://` URL. Its `Display` hides the password, so it can go into logs and errors.
 #[derive(Clone, PartialEq, Eq)]
 pub struct DatabaseUrl {
@@ -245,10 +248,20 @@ pub async fn create_database_if_missing(url: &DatabaseUrl) -> Result<(), Databas
     let create = format!("CREATE DATABASE \"{}\"", url.database());
     match diesel::sql_query(create).execute(&mut conn).await {
         Ok(_) => Ok(()),
-        // Another process created it at the same moment: that is what we wanted.
-        Err(diesel::result::Error::DatabaseError(_, info)) if info.message().contains("already exists") => Ok(()),
+        Err(source) if created_meanwhile(&mut conn, url.database(), &source).await => Ok(()),
         Err(source) => Err(DatabaseError::Create { database: url.database().to_owned(), source }),
     }
+}
+
+/// Whether a failed `CREATE DATABASE` lost a race: another process created the database between
+/// our check and our statement, which is what we wanted. PostgreSQL reports that as a unique
+/// violation on `pg_database` (both inserted at once; ours waited for theirs to commit) or as
+/// duplicate_database (42P04: theirs had committed already), reported with
+/// the unknown kind; either way the database now exists, so the check is whether it does.
+async fn created_meanwhile(conn: &mut DbConnection, name: &str, failure: &diesel::result::Error) -> bool {
+    use diesel::result::DatabaseErrorKind::{UniqueViolation, Unknown};
+    let lost_race = matches!(failure, diesel::result::Error::DatabaseError(UniqueViolation | Unknown, _));
+    lost_race && database_exists(conn, name).await.unwrap_or(false)
 }
 
 async fn database_exists(conn: &mut DbConnection, name: &str) -> Result<bool, diesel::result::Error> {
@@ -314,18 +327,24 @@ async fn is_up_to_date(conn: &mut DbConnection) -> bool {
 /// tables, so it cannot alter them, switch their triggers off or truncate them, and it cannot change
 /// the migrations' bookkeeping. Default privileges cover tables a later migration adds; the grants
 /// are renewed after every migration all the same.
+///
+/// Several processes may start at once: PostgreSQL refuses concurrent grants on one object
+/// ("tuple concurrently updated"), so they take turns under a lock that ends with the transaction.
 pub async fn grant_to_serving_role(owner_url: &DatabaseUrl, role: &str) -> Result<(), DatabaseError> {
     let mut conn = connect(owner_url, owner_url).await?;
     let role = quote_identifier(role);
     let database = quote_identifier(owner_url.database());
     let statements = format!(
-        "GRANT CONNECT ON DATABASE {database} TO {role};
+        "BEGIN;
+         SELECT pg_advisory_xact_lock({GRANT_LOCK});
+         GRANT CONNECT ON DATABASE {database} TO {role};
          GRANT USAGE ON SCHEMA public TO {role};
          GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role};
          REVOKE INSERT, UPDATE, DELETE ON __diesel_schema_migrations FROM {role};
          GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {role};
          ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {role};
-         ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO {role};"
+         ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO {role};
+         COMMIT;"
     );
     diesel_async::SimpleAsyncConnection::batch_execute(&mut conn, &statements)
         .await

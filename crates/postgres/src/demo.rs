@@ -3,11 +3,48 @@
 use clickwrap_domain::ports::StorageError;
 use clickwrap_domain::{AppId, TemplateId, TenantId};
 use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
+use diesel_async::{RunQueryDsl, SimpleAsyncConnection};
 
 use crate::PgStore;
+use crate::connection::{DbConnection, Statements};
+use crate::database::DatabaseUrl;
 use crate::errors::from_diesel;
 use crate::schema::demo_installation as demo;
+
+/// Any number will do, as long as nothing else in the database takes the same advisory lock.
+const DEMO_SETUP_LOCK: i64 = 0x636c_6963_6b64_656d; // "clickdem"
+
+/// Held while one `demo` process makes the demo or brings it up to date. Processes started at the
+/// same moment take turns, so the demo is made once and each prints an App Key and operator token
+/// that still work (the next one finds them kept and reuses them instead of replacing them).
+///
+/// A transaction-scoped lock on a connection of its own: the setup needs the pool's connections
+/// (there may be only one), and a transaction's lock also holds through a transaction-mode
+/// pooler. Released by [`DemoSetupLock::release`], or when the connection closes.
+pub struct DemoSetupLock(DbConnection);
+
+impl std::fmt::Debug for DemoSetupLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DemoSetupLock")
+    }
+}
+
+/// Waits until no other process is setting the demo up, and holds the lock until released.
+pub async fn lock_demo_setup(url: &DatabaseUrl) -> Result<DemoSetupLock, StorageError> {
+    let mut conn = DbConnection::connect(&url.expose(), Statements::Unnamed)
+        .await
+        .map_err(|e| StorageError::Unavailable(e.to_string()))?;
+    conn.batch_execute(&format!("BEGIN; SELECT pg_advisory_xact_lock({DEMO_SETUP_LOCK})"))
+        .await
+        .map_err(from_diesel)?;
+    Ok(DemoSetupLock(conn))
+}
+
+impl DemoSetupLock {
+    pub async fn release(mut self) -> Result<(), StorageError> {
+        self.0.batch_execute("COMMIT").await.map_err(from_diesel)
+    }
+}
 
 /// The demo's tenant, app and template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -26,7 +26,7 @@ mod unverified;
 pub mod database;
 pub mod deliveries;
 pub mod notifications;
-pub use demo::{DemoInstallation, DemoSecrets};
+pub use demo::{DemoInstallation, DemoSecrets, DemoSetupLock, lock_demo_setup};
 pub use keys::{ResealAllError, ResealCounts};
 pub use signing::{SigningIdentityRecord, StoredSigningIdentity};
 #[cfg(feature = "test-support")]

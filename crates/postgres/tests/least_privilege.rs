@@ -125,3 +125,20 @@ async fn the_serving_role_does_the_storage_work_and_cannot_touch_the_evidence_gu
     let refusal = as_url(&serving, &rewrite).await.expect_err("the serving role rewrote a verified event");
     assert!(!refusal.contains("permission denied"), "the role may update rows; the trigger must refuse: {refusal}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn processes_granting_at_the_same_moment_all_succeed() {
+    let db = TestDatabase::new().await;
+    let role = Role::create(db.url()).await;
+    let grants: Vec<_> = (0..6)
+        .map(|_| {
+            let (url, name) = (db.url().clone(), role.name.clone());
+            tokio::spawn(async move { grant_to_serving_role(&url, &name).await })
+        })
+        .collect();
+    for grant in grants {
+        grant.await.unwrap().unwrap();
+    }
+    let serving = role.url(db.url());
+    as_url(&serving, "SELECT count(*) FROM tenants").await.unwrap();
+}

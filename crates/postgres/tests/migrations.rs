@@ -28,6 +28,28 @@ async fn a_missing_database_is_created_and_concurrent_migrations_do_not_collide(
     drop_database(&admin, &name).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn processes_creating_a_missing_database_at_the_same_moment_all_succeed() {
+    let scratch = TestDatabase::new().await;
+    let name = format!("{}_race", scratch.url().database());
+    let url: DatabaseUrl = scratch.url().with_database(&name);
+
+    // Several rounds, so that the statements do meet: each finds the database missing, and all
+    // but one lose the race to create it.
+    for _ in 0..5 {
+        let creators: Vec<_> = (0..6)
+            .map(|_| {
+                let url = url.clone();
+                tokio::spawn(async move { create_database_if_missing(&url).await })
+            })
+            .collect();
+        for creator in creators {
+            creator.await.unwrap().unwrap();
+        }
+        drop_database(&scratch.url().with_database("postgres"), &name).await;
+    }
+}
+
 async fn drop_database(admin: &DatabaseUrl, name: &str) {
     use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
     let mut conn = AsyncPgConnection::establish(&admin.expose()).await.unwrap();

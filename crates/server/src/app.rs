@@ -2,9 +2,13 @@
 //! which they start and stop.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use actix_web::middleware::from_fn;
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServerHandle, ServiceRequest, ServiceResponse};
+use actix_web::http::ConnectionType;
+use actix_web::middleware::{Next, from_fn};
 use actix_web::{HttpResponse, HttpServer, web};
 use clickwrap_console::ConsoleState;
 use clickwrap_domain::consent::signature::unverified_purge_cutoff;
@@ -165,8 +169,85 @@ fn webhook_allow(config: &Config) -> AllowCidrs {
 /// Extra routes the server mounts next to the API.
 pub(crate) type ExtraRoutes = Arc<dyn Fn(&mut web::ServiceConfig) + Send + Sync>;
 
-/// Serves until SIGTERM or Ctrl-C: then stops accepting, lets in-flight requests finish (up to
-/// 30 s) and stops the background work.
+/// Whether this instance is stopping. From the first stop signal on, `/readyz` answers 503 and
+/// every answer carries `Connection: close`, so that load balancers and keep-alive clients move to
+/// the other instances while this one still serves what reaches it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Draining(Arc<AtomicBool>);
+
+impl Draining {
+    fn begin(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    fn is_on(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// SIGTERM and Ctrl-C (SIGINT), listened for from start-up on.
+struct StopSignals {
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    fn listen() -> Result<Self, StartError> {
+        Ok(Self {
+            #[cfg(unix)]
+            terminate: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                .map_err(|e| StartError::Other(format!("cannot listen for SIGTERM: {e}")))?,
+        })
+    }
+
+    /// The next SIGTERM or Ctrl-C.
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.terminate.recv() => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// The stop (docs/operations.md, "Stopping"): on the first signal, `/readyz` answers 503 while the
+/// instance serves on for `drain`, so that load balancers stop sending (a second signal cuts that
+/// short); then the listener closes and requests in flight finish (at most 30 s).
+async fn stop_on_signal(mut signals: StopSignals, server: ServerHandle, draining: Draining, drain: Duration) {
+    signals.next().await;
+    draining.begin();
+    tracing::info!(
+        drain_secs = drain.as_secs(),
+        "stop signal: /readyz answers 503; serving on for {} s so that load balancers stop sending",
+        drain.as_secs()
+    );
+    tokio::select! {
+        () = tokio::time::sleep(drain) => {}
+        () = signals.next() => tracing::info!("second stop signal: the rest of the drain is skipped"),
+    }
+    tracing::info!("stopped accepting connections; letting requests in flight finish");
+    server.stop(true).await;
+}
+
+/// Answers `Connection: close` while draining, so a client's next request opens a connection
+/// that the load balancer sends elsewhere, instead of meeting this instance's closing listener.
+async fn close_connections_while_draining(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let draining = request.app_data::<web::Data<Draining>>().is_some_and(|draining| draining.is_on());
+    let mut response = next.call(request).await?;
+    if draining {
+        response.response_mut().head_mut().set_connection_type(ConnectionType::Close);
+    }
+    Ok(response)
+}
+
+/// Serves until SIGTERM or Ctrl-C, then stops as [`stop_on_signal`] says, and stops the
+/// background work: the webhook dispatcher records its attempts in flight and gives back its
+/// claims, and the rate-limit counts are synced a last time.
 pub(crate) async fn serve(
     config: Config,
     store: PgStore,
@@ -244,20 +325,28 @@ pub(crate) async fn serve(
     let metrics_here = own_metrics_server.is_none();
     let http_store = store.clone();
     let rate_limit_stats = web::Data::new(RateLimitStats(state.service.clone()));
+    let draining = web::Data::new(Draining::default());
+    let signals = StopSignals::listen()?;
+    let http_draining = draining.clone();
     let server = HttpServer::new(move || {
         let store = http_store.clone();
         let extra = extra.clone();
         let console = console.clone();
+        let draining = http_draining.clone();
         api(state.clone(), move |config| {
-            system_routes(config, store, metrics_here);
+            system_routes(config, store, metrics_here, draining);
             clickwrap_console::configure(config, console);
             extra(config);
         })
         .app_data(metrics.clone())
         .app_data(web::Data::new(webhook_stats.clone()))
         .app_data(rate_limit_stats.clone())
+        .app_data(http_draining.clone())
+        .wrap(from_fn(close_connections_while_draining))
         .wrap(from_fn(telemetry::requests))
     })
+    // Stopping is ours (`stop_on_signal`): actix would close the listener at the first signal.
+    .disable_signals()
     .shutdown_timeout(30)
     .bind(config.listen)
     .map_err(|source| StartError::Listen { address: config.listen, source })?;
@@ -269,7 +358,13 @@ pub(crate) async fn serve(
         actix_web::rt::spawn(server);
         handle
     });
-    server.run().await.map_err(|e| StartError::Other(e.to_string()))?;
+    let server = server.run();
+    let stopper =
+        tokio::spawn(stop_on_signal(signals, server.handle(), draining.get_ref().clone(), config.shutdown_drain));
+    let served = server.await;
+    stopper.abort();
+    served.map_err(|e| StartError::Other(e.to_string()))?;
+    tracing::info!("requests in flight are finished");
     if let Some(metrics) = own_metrics_server {
         metrics.stop(true).await;
     }
@@ -343,7 +438,7 @@ fn metrics_server(
     Ok(server.run())
 }
 
-fn system_routes(config: &mut web::ServiceConfig, store: PgStore, with_metrics: bool) {
+fn system_routes(config: &mut web::ServiceConfig, store: PgStore, with_metrics: bool, draining: web::Data<Draining>) {
     let ready_store = store.clone();
     config
         .app_data(web::Data::new(store))
@@ -353,7 +448,11 @@ fn system_routes(config: &mut web::ServiceConfig, store: PgStore, with_metrics: 
         )
         .service(clickwrap_http::resource("/readyz", "GET").route(web::get().to(move || {
             let store = ready_store.clone();
+            let draining = draining.clone();
             async move {
+                if draining.is_on() {
+                    return Err(ApiError::unavailable());
+                }
                 match store.ping().await {
                     Ok(()) => Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"}))),
                     Err(_) => Err(ApiError::unavailable()),

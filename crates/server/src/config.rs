@@ -77,6 +77,9 @@ pub(crate) struct Config {
     /// How often the webhook dispatcher looks for due deliveries it was not told about (those
     /// another instance's verifications wrote, retries falling due, leases run out).
     pub(crate) poll_interval: Duration,
+    /// How long a stopping instance serves on after SIGTERM with `/readyz` at 503, so that load
+    /// balancers stop sending before its listener closes (`CLICKWRAP_SHUTDOWN_DRAIN_SECS`).
+    pub(crate) shutdown_drain: Duration,
 }
 
 /// Every bad value, each on its own line.
@@ -320,6 +323,18 @@ impl Config {
                 .map(Duration::from_millis)
                 .ok_or_else(|| "must be 10 to 60000 milliseconds".into())
         });
+        let shutdown_drain = parse_or(
+            &mut problems,
+            "CLICKWRAP_SHUTDOWN_DRAIN_SECS",
+            &take("CLICKWRAP_SHUTDOWN_DRAIN_SECS", "5"),
+            |v| {
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|n| *n <= 300)
+                    .map(Duration::from_secs)
+                    .ok_or_else(|| "must be 0 to 300 seconds".into())
+            },
+        );
 
         match (
             database_url,
@@ -375,6 +390,7 @@ impl Config {
                 cpu_threads: cpu_threads.unwrap_or(1),
                 unverified_event_grace: unverified_event_grace.unwrap_or_default(),
                 poll_interval: poll_interval.unwrap_or(Duration::from_millis(500)),
+                shutdown_drain: shutdown_drain.unwrap_or_default(),
             }),
             _ => Err(ConfigError(problems)),
         }
@@ -521,6 +537,22 @@ mod tests {
         assert_eq!(c.cpu_threads, std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get));
         assert_eq!(c.unverified_event_grace, Duration::from_secs(86400));
         assert_eq!(c.poll_interval, Duration::from_millis(500));
+        assert_eq!(c.shutdown_drain, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn the_shutdown_drain_is_a_setting_and_may_be_zero() {
+        for (given, drain) in [("0", 0), ("2", 2), ("300", 300)] {
+            let c = config(&[("CLICKWRAP_SHUTDOWN_DRAIN_SECS", given)]).unwrap();
+            assert_eq!(c.shutdown_drain, Duration::from_secs(drain));
+        }
+        for refused in ["301", "-1", "1.5", "5s", "soon"] {
+            let text = config(&[("CLICKWRAP_SHUTDOWN_DRAIN_SECS", refused)]).unwrap_err().to_string();
+            assert!(
+                text.contains(&format!("CLICKWRAP_SHUTDOWN_DRAIN_SECS={refused:?}: must be 0 to 300 seconds")),
+                "{text}"
+            );
+        }
     }
 
     #[test]

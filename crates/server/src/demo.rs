@@ -16,7 +16,8 @@ use clickwrap_domain::templates::service::{NewTemplate, PublishVersionError};
 use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
 use clickwrap_domain::tenants::models::{Admin, OperatorRole};
 use clickwrap_domain::{Language, Name, Tag, TemplateId};
-use clickwrap_postgres::{DemoInstallation, PgStore};
+use clickwrap_postgres::database::DatabaseUrl;
+use clickwrap_postgres::{DemoInstallation, PgStore, lock_demo_setup};
 
 /// What the demo prints and its page needs.
 #[derive(Debug, Clone)]
@@ -504,7 +505,20 @@ fn demo_content() -> Result<LocalizedContent, DemoError> {
 /// The name of the operator token the demo makes.
 const DEMO_OPERATOR: &str = "Demo operator";
 
-pub(crate) async fn ensure(service: &ClickwrapService, store: &PgStore) -> Result<DemoCredentials, DemoError> {
+/// Makes the demo, or brings it up to date, and returns its credentials. Several `demo` processes
+/// started at once on one database take turns (the first makes it, the others reuse it).
+pub(crate) async fn ensure(
+    service: &ClickwrapService,
+    store: &PgStore,
+    database_url: &DatabaseUrl,
+) -> Result<DemoCredentials, DemoError> {
+    let lock = lock_demo_setup(database_url).await.map_err(failed)?;
+    let credentials = ensure_in_turn(service, store).await;
+    lock.release().await.map_err(failed)?;
+    credentials
+}
+
+async fn ensure_in_turn(service: &ClickwrapService, store: &PgStore) -> Result<DemoCredentials, DemoError> {
     let installation = match store.demo_installation().await.map_err(failed)? {
         Some(existing) => {
             let admin = Admin::server(existing.tenant_id);
@@ -595,7 +609,7 @@ async fn create(service: &ClickwrapService, store: &PgStore) -> Result<DemoInsta
     if store.record_demo_installation(installation).await.map_err(failed)? {
         Ok(installation)
     } else {
-        // Another instance set the demo up at the same moment: use that one.
+        // Another process recorded one first (one that did not take the setup lock): use that one.
         store.demo_installation().await.map_err(failed)?.ok_or_else(|| failed("the demo installation vanished"))
     }
 }

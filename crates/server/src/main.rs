@@ -260,7 +260,8 @@ async fn run(command: Command, config: Config) -> Result<(), (u8, String)> {
             );
             let master = demo_master_keys(&config, &store, &key_file).await?;
             let service = app::service(&config, &store, master).await.map_err(fail)?;
-            let credentials = demo::ensure(&service.0, &store).await.map_err(|e| (1, e.to_string()))?;
+            let credentials =
+                demo::ensure(&service.0, &store, &config.database_url).await.map_err(|e| (1, e.to_string()))?;
             print_demo(&config, &credentials, cluster.as_ref());
             let routes = move |routes: &mut actix_web::web::ServiceConfig| {
                 pages::sdk_routes(routes);

@@ -60,13 +60,24 @@ pub(crate) fn write_new_file(path: &Path, key: &MasterKey) -> Result<(), MasterK
 }
 
 /// The demo's key: read from `path`, or made there on the first run (true when made).
+///
+/// Demos started at the same moment in one directory must end up with one key (each would seal
+/// the demo's secrets with its own otherwise): the key is written whole under a name of its own,
+/// then linked into place, which only one of them can do; the others read that one.
 pub(crate) fn demo_key(path: &Path) -> Result<(MasterKey, bool), MasterKeyError> {
     if path.exists() {
         return read_file(path).map(|key| (key, false));
     }
     let key = generate();
-    write_new_file(path, &key)?;
-    Ok((key, true))
+    let own = path.with_extension(format!("{}.new", uuid::Uuid::new_v4().simple()));
+    write_new_file(&own, &key)?;
+    let linked = std::fs::hard_link(&own, path);
+    let _ = std::fs::remove_file(&own);
+    match linked {
+        Ok(()) => Ok((key, true)),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => read_file(path).map(|key| (key, false)),
+        Err(error) => Err(MasterKeyError::Write { path: path.display().to_string(), reason: error.to_string() }),
+    }
 }
 
 #[cfg(test)]
@@ -105,6 +116,25 @@ mod tests {
         }
         assert!(matches!(write_new_file(&path, &generate()), Err(MasterKeyError::Write { .. })));
         assert_eq!(read_file(&path).unwrap().id(), key.id(), "the first key is kept");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn demos_started_at_the_same_moment_share_one_key() {
+        let dir = std::env::temp_dir().join(format!("clickwrap-demo-key-{}", uuid::Uuid::now_v7()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(DEMO_KEY_FILE);
+        let starts: Vec<_> = (0..8)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || demo_key(&path).unwrap())
+            })
+            .collect();
+        let keys: Vec<(MasterKey, bool)> = starts.into_iter().map(|start| start.join().unwrap()).collect();
+        assert_eq!(keys.iter().filter(|(_, made)| *made).count(), 1, "one made it, the others read it");
+        let kept = read_file(&path).unwrap();
+        assert!(keys.iter().all(|(key, _)| key.id() == kept.id()));
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no partial files are left behind");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -491,6 +491,25 @@ impl Inner {
         vec![false; attempts.len()]
     }
 
+    /// Gives back every lease, retrying a few times: at a stop, the pool may hand out a connection
+    /// that closed with the HTTP workers that opened it (it is dropped, and the next try gets another).
+    async fn release_leases(&self) -> u64 {
+        let mut wait = Duration::from_millis(50);
+        let mut last_error = None;
+        for _ in 0..4 {
+            match self.store.release_leases(self.owner).await {
+                Ok(released) => return released,
+                Err(error) => last_error = Some(error),
+            }
+            tokio::time::sleep(wait).await;
+            wait *= 2;
+        }
+        if let Some(error) = last_error {
+            tracing::warn!(%error, "cannot give back the webhook leases; they run out by themselves");
+        }
+        0
+    }
+
     async fn stop(
         &self,
         mut tasks: JoinSet<()>,
@@ -509,13 +528,7 @@ impl Inner {
         if let Err(error) = recorder.await {
             tracing::error!(%error, "the webhook attempt recorder failed");
         }
-        let leases_released = match self.store.release_leases(self.owner).await {
-            Ok(released) => released,
-            Err(error) => {
-                tracing::warn!(%error, "cannot give back the webhook leases; they run out by themselves");
-                0
-            }
-        };
+        let leases_released = self.release_leases().await;
         let stats = self.counters.snapshot();
         tracing::info!(owner = %self.owner, in_flight, cut_off, leases_released, "webhook dispatcher stopped");
         ShutdownReport { cut_off, leases_released, stats }

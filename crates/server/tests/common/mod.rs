@@ -21,7 +21,8 @@ pub fn fresh_database_url(db: &TestDatabase) -> String {
 /// The master key the test servers run with (32 bytes of 0x42, base64).
 pub const TEST_MASTER_KEY: &str = "QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI=";
 
-/// The binary with a clean environment: the database, a free port, JSON logs, [`TEST_MASTER_KEY`].
+/// The binary with a clean environment: the database, a free port, JSON logs, no drain period on
+/// stop (tests that drain set one), [`TEST_MASTER_KEY`].
 pub fn command(database_url: &str) -> Command {
     let mut command = bare_command(database_url);
     command.env("CLICKWRAP_MASTER_KEY", TEST_MASTER_KEY);
@@ -39,6 +40,7 @@ pub fn bare_command(database_url: &str) -> Command {
         .env("DATABASE_URL", database_url)
         .env("CLICKWRAP_LISTEN", "127.0.0.1:0")
         .env("CLICKWRAP_LOG_FORMAT", "json")
+        .env("CLICKWRAP_SHUTDOWN_DRAIN_SECS", "0")
         .stdin(Stdio::null());
     let pooled = clickwrap_postgres::database::DatabaseUrl::parse(database_url)
         .ok()
@@ -53,7 +55,9 @@ pub fn bare_command(database_url: &str) -> Command {
 pub struct Server {
     pub child: Child,
     pub address: String,
-    /// Log lines (stderr), as they come.
+    /// The log lines (stderr) up to the one that says where it listens.
+    pub startup_logs: Vec<String>,
+    /// Log lines (stderr) after those, as they come.
     pub logs: mpsc::Receiver<String>,
     /// What it printed (stdout), as it comes.
     pub stdout: mpsc::Receiver<String>,
@@ -90,14 +94,21 @@ pub fn start_command(mut command: Command) -> Server {
     let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let logs = lines(child.stderr.take().unwrap());
     let stdout = lines(child.stdout.take().unwrap());
+    let mut startup_logs = Vec::new();
     let address = loop {
-        let line = logs.recv_timeout(Duration::from_secs(60)).expect("the server did not report its address");
-        let Ok(entry) = serde_json::from_str::<serde_json::Value>(&line) else { continue };
-        if entry["message"].as_str().is_some_and(|m| m.starts_with("listening on")) {
-            break entry["address"].as_str().expect("the listening line names its address").to_owned();
+        let line = logs
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("the server did not report its address; it logged {startup_logs:#?}"));
+        let listening = serde_json::from_str::<serde_json::Value>(&line).ok().and_then(|entry| {
+            let message = entry["message"].as_str()?;
+            message.starts_with("listening on").then(|| entry["address"].as_str().map(str::to_owned))?
+        });
+        startup_logs.push(line);
+        if let Some(address) = listening {
+            break address;
         }
     };
-    Server { child, address, logs, stdout }
+    Server { child, address, startup_logs, logs, stdout }
 }
 
 /// Sends a raw request (which should say `Connection: close`) and returns the raw answer.
