@@ -17,10 +17,7 @@ use common::{DemoCredentials, Response, Server, drop_database, fresh_database_ur
 /// (without it, such an instance cannot listen and keeps entries for the whole minute).
 fn start_instance(url: &str, subcommand: &str) -> Server {
     let mut command = common::command(url);
-    command
-        .env("CLICKWRAP_SERVING_CACHE_MS", "60000")
-        .env("CLICKWRAP_DATABASE_DIRECT_URL", url)
-        .arg(subcommand);
+    command.env("CLICKWRAP_SERVING_CACHE_MS", "60000").env("CLICKWRAP_DATABASE_DIRECT_URL", url).arg(subcommand);
     common::start_command(command)
 }
 
