@@ -141,10 +141,7 @@ fn is_root() -> bool {
 /// step of `ci`). Their stores and servers then send unnamed statements only, and servers poll for
 /// other instances' news (no direct URL for LISTEN).
 pub(crate) fn run_suites(root: &Path) -> Result<(), String> {
-    let server = std::env::var("CLICKWRAP_TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
-    let server = DatabaseUrl::parse(&server).map_err(|e| format!("CLICKWRAP_TEST_DATABASE_URL: {e}"))?;
-    let pgbouncer = Pgbouncer::start(&server)?;
+    let pgbouncer = Pgbouncer::start(&crate::bench::database_server()?)?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let nextest = Command::new(&cargo).args(["nextest", "--version"]).output().is_ok_and(|o| o.status.success());
     // The whole workspace, as the `test` step builds it, so nothing is compiled again; nextest

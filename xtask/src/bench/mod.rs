@@ -72,8 +72,8 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the async runtime: {e}"))
 }
 
-/// The PostgreSQL server the benchmarks create their databases on.
-fn database_server() -> Result<DatabaseUrl, String> {
+/// The PostgreSQL server the benchmarks (and the `pooler` step's PgBouncer) create their databases on.
+pub(crate) fn database_server() -> Result<DatabaseUrl, String> {
     let text = std::env::var("CLICKWRAP_TEST_DATABASE_URL").unwrap_or_else(|_| DEFAULT_SERVER.to_owned());
     DatabaseUrl::parse(&text).map_err(|e| format!("CLICKWRAP_TEST_DATABASE_URL: {e}"))
 }
