@@ -182,7 +182,29 @@ fn accepts(accept: Option<&str>, media: &str) -> bool {
     matching.iter().any(|&(specificity, admitted)| admitted && Some(specificity) == most_specific)
 }
 
-/// 406 when `Accept` admits neither JSON (JSON routes) nor PDF (PDF routes).
+/// Media types also served under a generic name, for clients (generated ones among them) that ask
+/// for bytes or for text: a PDF as `application/octet-stream`, PEM as `text/plain`. The answer is
+/// the same; only its `Content-Type` follows what the client asked for.
+const GENERIC_NAMES: [(&str, &str); 2] =
+    [("application/pdf", "application/octet-stream"), ("application/x-pem-file", "text/plain; charset=utf-8")];
+
+/// The generic name `media` is also served under, if any.
+fn generic_name(media: &str) -> Option<&'static str> {
+    GENERIC_NAMES.iter().find(|(specific, _)| *specific == media).map(|(_, generic)| *generic)
+}
+
+/// Whether `accept` admits `media` or the generic name it is also served under.
+fn admits(accept: Option<&str>, media: &str) -> bool {
+    accepts(accept, media) || generic_name(media).is_some_and(|generic| accepts(accept, essence(generic)))
+}
+
+/// A media type without its parameters.
+fn essence(media: &str) -> &str {
+    media.split(';').next().unwrap_or_default().trim()
+}
+
+/// 406 when `Accept` admits neither JSON (JSON routes) nor PDF (PDF routes); a PDF or PEM answer
+/// goes by its generic name when the client asked for that one only ([`GENERIC_NAMES`]).
 pub(crate) async fn negotiate(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -192,10 +214,11 @@ pub(crate) async fn negotiate(
         Produces::Pdf => Some("application/pdf"),
         Produces::Other => None,
     };
-    let accept = request.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok());
+    let accept = request.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let accept = accept.as_deref();
     if let Some(media) = wanted
         && request.method() != actix_web::http::Method::OPTIONS
-        && !accepts(accept, media)
+        && !admits(accept, media)
     {
         let problem = ApiError::new(
             StatusCode::NOT_ACCEPTABLE,
@@ -204,7 +227,15 @@ pub(crate) async fn negotiate(
         );
         return Ok(request.into_response(problem.error_response()));
     }
-    next.call(request).await.map(ServiceResponse::map_into_boxed_body)
+    let mut response = next.call(request).await?.map_into_boxed_body();
+    let answered = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(essence);
+    if let Some(generic) = answered.and_then(generic_name)
+        && answered.is_some_and(|media| !accepts(accept, media))
+        && accepts(accept, essence(generic))
+    {
+        response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(generic));
+    }
+    Ok(response)
 }
 
 /// `HEAD` is routed as `GET`: every GET route answers it, and the HTTP layer sends the GET's
@@ -319,8 +350,29 @@ pub(crate) async fn security_headers(
     Ok(response)
 }
 
+/// 404 `ROUTE_NOT_FOUND`, except that a GET for a path with a trailing slash goes (308) to the
+/// path without it: no route ends with one, and people type `/console/`.
 pub(crate) async fn unknown_route(request: HttpRequest) -> Result<HttpResponse, ApiError> {
+    if let Some(location) = without_trailing_slash(&request) {
+        return Ok(HttpResponse::PermanentRedirect().insert_header((header::LOCATION, location)).finish());
+    }
     Err(ApiError::not_found("ROUTE_NOT_FOUND", format!("no route {} {}", request.method(), request.path())))
+}
+
+/// Where a GET for `path/` is sent: `path`, with the query. Never to a path that starts with `//`
+/// or holds a backslash, which a browser would read as another site.
+fn without_trailing_slash(request: &HttpRequest) -> Option<String> {
+    if request.method() != Method::GET {
+        return None;
+    }
+    let trimmed = request.path().strip_suffix('/')?;
+    if trimmed.is_empty() || trimmed.starts_with("//") || trimmed.contains('\\') {
+        return None;
+    }
+    Some(match request.query_string() {
+        "" => trimmed.to_owned(),
+        query => format!("{trimmed}?{query}"),
+    })
 }
 
 /// 405 with `Allow` for a known path asked with another method; a path that answers GET answers
@@ -398,6 +450,32 @@ mod tests {
         assert!(accepts(Some("*/*;q=0, application/json"), "application/json"));
         assert!(accepts(Some("application/*;q=0, application/json;q=0.1"), "application/json"));
         assert!(accepts(Some("application/json;q=zero"), "application/json"));
+    }
+
+    #[test]
+    fn a_pdf_or_pem_is_also_served_by_its_generic_name() {
+        assert!(admits(Some("application/octet-stream"), "application/pdf"));
+        assert!(admits(Some("application/pdf"), "application/pdf"));
+        assert!(!admits(Some("application/json"), "application/pdf"));
+        assert!(!admits(Some("application/octet-stream;q=0"), "application/pdf"));
+        assert!(admits(Some("text/plain"), "application/x-pem-file"));
+        assert!(!admits(Some("text/plain"), "application/json"));
+        assert_eq!(generic_name("application/x-pem-file").map(essence), Some("text/plain"));
+        assert_eq!(generic_name("application/json"), None);
+    }
+
+    #[test]
+    fn a_trailing_slash_is_sent_to_the_path_without_it_on_this_site_only() {
+        let to = |method: Method, uri: &str| {
+            without_trailing_slash(&actix_web::test::TestRequest::default().method(method).uri(uri).to_http_request())
+        };
+        assert_eq!(to(Method::GET, "/console/").as_deref(), Some("/console"));
+        assert_eq!(to(Method::GET, "/console/events/?endUserId=a").as_deref(), Some("/console/events?endUserId=a"));
+        assert_eq!(to(Method::POST, "/console/"), None);
+        assert_eq!(to(Method::GET, "/console"), None);
+        assert_eq!(to(Method::GET, "/"), None);
+        assert_eq!(to(Method::GET, "//evil.example/"), None);
+        assert_eq!(to(Method::GET, "/%5Cevil.example/").as_deref(), Some("/%5Cevil.example"));
     }
 
     #[test]

@@ -66,7 +66,6 @@ pub(crate) fn configure(config: &mut web::ServiceConfig) {
         web::scope("/console")
             .app_data(web::PayloadConfig::new(FORM_LIMIT))
             .route("", web::get().to(operators::overview))
-            .route("/", web::get().to(operators::overview))
             .route("/login", web::get().to(operators::login_form))
             .route("/login", web::post().to(operators::login))
             .route("/logout", web::post().to(operators::logout))
