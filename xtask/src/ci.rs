@@ -75,8 +75,18 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         Some(why) => Action::Skip(format!("{why}; the suites were NOT run through a transaction-mode pooler")),
     };
 
+    // The document's lints (`.ci/run` installs the pinned tools).
+    let openapi = match crate::openapi_lint::missing_tools() {
+        None => Action::Task(crate::openapi_lint::run),
+        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
+            Err(crate::openapi_lint::missing_tools().unwrap_or_default() + " (CI must lint the OpenAPI document)")
+        }),
+        Some(why) => Action::Skip(format!("{why}; docs/openapi.json was NOT linted")),
+    };
+
     vec![
         Step { name: "fmt", action: Action::Cargo(&["fmt", "--all", "--", "--check"]) },
+        Step { name: "openapi", action: openapi },
         Step {
             name: "clippy",
             action: Action::Cargo(&["clippy", "--workspace", "--all-targets", "--locked", "--", "-D", "warnings"]),

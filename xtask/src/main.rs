@@ -11,6 +11,7 @@ mod bench;
 mod chaos;
 mod ci;
 mod demo_server;
+mod openapi_lint;
 mod pgbouncer;
 mod schemathesis;
 mod sdk;
@@ -24,6 +25,7 @@ cargo xtask <command>
 Commands:
   ci      run every check CI runs, stopping at the first failure:
             fmt      cargo fmt --all -- --check
+            openapi  docs/openapi.json through Redocly, Spectral and openapi-python-client (below)
             clippy   cargo clippy --workspace --all-targets --locked -- -D warnings
             test     cargo nextest run (or cargo test when cargo-nextest is missing)
             pooler   the HTTP, storage and server suites once more through a PgBouncer in
@@ -45,6 +47,9 @@ Commands:
           adapter each, `bench bundle` the evidence bundle's verifier (no database);
           `cargo xtask bench help` tells more (needs PostgreSQL)
   browser the browser SDK's tests alone (the `browser` step of `ci`)
+  openapi docs/openapi.json as a new user takes it: Redocly's recommended rules (no error),
+          Spectral's spectral:oas (no error, no warning), openapi-python-client generating every
+          operation without a warning (the `openapi` step of `ci`; needs npm and the pinned generator)
   pooler  the HTTP, storage and server suites through a PgBouncer of its own in transaction mode
           (the `pooler` step of `ci`; needs pgbouncer)
   schemathesis
@@ -72,6 +77,7 @@ fn main() -> ExitCode {
         Some("browser") => no_arguments("browser", rest).and_then(|()| sdk::run(&workspace_root())),
         Some("schemathesis") => no_arguments("schemathesis", rest).and_then(|()| schemathesis::run(&workspace_root())),
         Some("chaos") => no_arguments("chaos", rest).and_then(|()| chaos::run(&workspace_root())),
+        Some("openapi") => no_arguments("openapi", rest).and_then(|()| openapi_lint::run(&workspace_root())),
         Some("pooler") => no_arguments("pooler", rest).and_then(|()| pgbouncer::run_suites(&workspace_root())),
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
     };
