@@ -207,3 +207,43 @@ async fn credentials_in_the_query_string_are_refused_on_operator_routes_too() {
         "nothing was created"
     );
 }
+
+#[actix_web::test]
+async fn a_pdf_and_pem_go_by_their_generic_names_to_clients_that_ask_for_those() {
+    let h = harness().await;
+    let (operator, _, event) = verified_event(&h).await;
+    let certificate = |accept: &str| {
+        get(&format!("{V1}/clickwrap-events/{event}/certificate")).app(&operator).insert_header(("accept", accept))
+    };
+    let as_pdf = h.call(certificate("application/pdf")).await.expect(200);
+    assert_eq!(as_pdf.header("content-type"), Some("application/pdf"));
+    let as_bytes = h.call(certificate("application/octet-stream")).await.expect(200);
+    assert_eq!(as_bytes.header("content-type"), Some("application/octet-stream"));
+    assert_eq!(as_bytes.body, as_pdf.body, "the same file under either name");
+    // A client that takes both gets the specific one.
+    let either = h.call(certificate("application/octet-stream, application/pdf")).await.expect(200);
+    assert_eq!(either.header("content-type"), Some("application/pdf"));
+    h.call(certificate("application/json")).await.problem(406, "NOT_ACCEPTABLE");
+
+    let pem = |accept: &str| get(&format!("{V1}/signing-certificate")).insert_header(("accept", accept));
+    let as_pem = h.call(pem("application/x-pem-file")).await.expect(200);
+    assert_eq!(as_pem.header("content-type"), Some("application/x-pem-file"));
+    let as_text = h.call(pem("text/plain")).await.expect(200);
+    assert_eq!(as_text.header("content-type"), Some("text/plain; charset=utf-8"));
+    assert_eq!(as_text.body, as_pem.body);
+    assert!(String::from_utf8(as_text.body).unwrap().starts_with("-----BEGIN CERTIFICATE-----"));
+}
+
+#[actix_web::test]
+async fn a_get_with_a_trailing_slash_is_sent_to_the_path_without_it() {
+    let h = harness().await;
+    let (operator, _, _) = verified_event(&h).await;
+    let redirected = h.call(get(&format!("{V1}/clickwrap-templates/?limit=5")).app(&operator)).await;
+    assert_eq!(redirected.status.as_u16(), 308);
+    assert_eq!(redirected.header("location"), Some(format!("{V1}/clickwrap-templates?limit=5").as_str()));
+    // Not for other methods, and never towards another site.
+    h.call(post(&format!("{V1}/clickwrap/verify/"), &serde_json::json!({})).app(&operator))
+        .await
+        .problem(404, "ROUTE_NOT_FOUND");
+    h.call(get("//evil.example/")).await.problem(404, "ROUTE_NOT_FOUND");
+}

@@ -411,9 +411,13 @@ fn problem_codes_in_source() -> BTreeSet<String> {
 #[test]
 fn every_problem_code_is_documented_and_every_documented_code_exists() {
     let doc = document();
-    let documented: BTreeSet<String> = doc["components"]["schemas"]["Problem"]["properties"]["code"]["examples"]
+    assert_eq!(
+        doc["components"]["schemas"]["Problem"]["properties"]["code"]["$ref"],
+        "#/components/schemas/ProblemCode"
+    );
+    let documented: BTreeSet<String> = doc["components"]["schemas"]["ProblemCode"]["enum"]
         .as_array()
-        .expect("Problem.code lists its codes in examples")
+        .expect("ProblemCode is the enum of every code")
         .iter()
         .map(|c| c.as_str().unwrap().to_owned())
         .collect();
@@ -422,14 +426,14 @@ fn every_problem_code_is_documented_and_every_documented_code_exists() {
         assert!(in_source.contains(required), "the source scan missed {required}: fix problem_codes_in_source");
     }
     let undocumented: Vec<_> = in_source.difference(&documented).collect();
-    assert!(undocumented.is_empty(), "problem codes in the source but not in Problem.code: {undocumented:?}");
+    assert!(undocumented.is_empty(), "problem codes in the source but not in ProblemCode: {undocumented:?}");
     let source_text: String = {
         let mut files = Vec::new();
         rust_files(&crate_dir().join("src"), &mut files);
         files.iter().map(|f| production_source(f)).collect()
     };
     let stale: Vec<_> = documented.iter().filter(|c| !source_text.contains(&format!("\"{c}\""))).collect();
-    assert!(stale.is_empty(), "Problem.code lists codes the source never answers: {stale:?}");
+    assert!(stale.is_empty(), "ProblemCode lists codes the source never answers: {stale:?}");
 }
 
 // ---------------------------------------------------------------------------------------------
