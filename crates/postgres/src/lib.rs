@@ -18,6 +18,7 @@ mod events;
 mod keys;
 mod ledger;
 mod limits;
+mod retention;
 mod signing;
 mod templates;
 mod tenants;
@@ -28,6 +29,7 @@ pub mod deliveries;
 pub mod notifications;
 pub use demo::{DemoInstallation, DemoSecrets, DemoSetupLock, lock_demo_setup};
 pub use keys::{ResealAllError, ResealCounts};
+pub use retention::{PurgedDeliveries, WEBHOOK_PURGE_LOCK};
 pub use signing::{SigningIdentityRecord, StoredSigningIdentity};
 #[cfg(feature = "test-support")]
 pub mod statement_log;

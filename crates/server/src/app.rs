@@ -19,6 +19,7 @@ use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
 use clickwrap_domain::serving_cache::ServingCaches;
 use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
+use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_http::client_ip::TrustedProxies;
 use clickwrap_http::problem::ApiError;
 use clickwrap_http::{ApiState, api};
@@ -32,7 +33,7 @@ use tokio::sync::watch;
 
 use crate::config::{Config, Pooler};
 use crate::cpu::{BoundedCpuPool, PooledRenderer};
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, Purged};
 use crate::telemetry;
 
 /// Why the server could not start.
@@ -308,6 +309,13 @@ pub(crate) async fn serve(
         store.clone(),
         time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
         time::Duration::try_from(config.unverified_event_grace).unwrap_or(time::Duration::ZERO),
+        metrics.clone(),
+        stopped.clone(),
+    ));
+    let webhook_purge = tokio::spawn(purge_webhook_deliveries(
+        store.clone(),
+        config.webhook_retention,
+        metrics.clone(),
         stopped.clone(),
     ));
     let tree_heads = tokio::spawn(sign_tree_heads(state.service.clone(), stopped));
@@ -386,6 +394,7 @@ pub(crate) async fn serve(
     let _ = purge.await;
     let _ = rate_limit_sync.await;
     let _ = unverified_purge.await;
+    let _ = webhook_purge.await;
     let _ = tree_heads.await;
     tracing::info!("stopped");
     Ok(())
@@ -545,7 +554,7 @@ async fn sync_rate_limits(service: ClickwrapService, interval: Duration, mut sto
 async fn purge_rate_limits(store: PgStore, mut stop: watch::Receiver<bool>) {
     loop {
         tokio::select! {
-            _ = tokio::time::sleep(Duration::from_secs(600)) => {}
+            _ = tokio::time::sleep(PURGE_INTERVAL) => {}
             _ = stop.changed() => return,
         }
         let now = time::OffsetDateTime::now_utc();
@@ -563,6 +572,9 @@ async fn purge_rate_limits(store: PgStore, mut stop: watch::Receiver<bool>) {
     }
 }
 
+/// How often the retention purges run.
+const PURGE_INTERVAL: Duration = Duration::from_secs(600);
+
 /// How many unverified events one statement of the purge deletes.
 const UNVERIFIED_PURGE_BATCH: u16 = 1000;
 
@@ -573,6 +585,7 @@ async fn purge_unverified_events(
     store: PgStore,
     signature_ttl: time::Duration,
     grace: time::Duration,
+    metrics: web::Data<Metrics>,
     mut stop: watch::Receiver<bool>,
 ) {
     loop {
@@ -583,11 +596,62 @@ async fn purge_unverified_events(
         );
         match store.purge_unverified_events(cutoff, UNVERIFIED_PURGE_BATCH).await {
             Ok(0) => {}
-            Ok(purged) => tracing::info!(purged, "purged unverified events past their Signature's lifetime"),
+            Ok(purged) => {
+                metrics.count_purged(Purged::UnverifiedEvents, u64::try_from(purged).unwrap_or(u64::MAX));
+                tracing::info!(purged, "purged unverified events past their Signature's lifetime");
+            }
             Err(error) => tracing::warn!(%error, "purging unverified events failed"),
         }
         tokio::select! {
-            _ = tokio::time::sleep(Duration::from_secs(600)) => {}
+            _ = tokio::time::sleep(PURGE_INTERVAL) => {}
+            _ = stop.changed() => return,
+        }
+    }
+}
+
+/// How many webhook deliveries of each finished state (delivered, failed, disabled) one batch of
+/// the purge deletes, with their attempts (one to four per round of retries).
+const WEBHOOK_PURGE_BATCH: u16 = 500;
+
+/// Every ten minutes (the first time at once): finished webhook deliveries past their retention
+/// period are deleted with their attempts, batch after batch, each batch its own short transaction,
+/// until none is left or the server stops. One instance purges at a time: when a batch finds another
+/// instance purging, this one leaves the round to it (see [`PgStore::purge_webhook_delivery_batch`]).
+async fn purge_webhook_deliveries(
+    store: PgStore,
+    retention: DeliveryRetention,
+    metrics: web::Data<Metrics>,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        let cutoffs = retention.cutoffs(clickwrap_domain::Timestamp::from_datetime(time::OffsetDateTime::now_utc()));
+        let (mut deliveries, mut attempts) = (0, 0);
+        while !*stop.borrow() {
+            match store.purge_webhook_delivery_batch(cutoffs, WEBHOOK_PURGE_BATCH).await {
+                Ok(Some(batch)) => {
+                    metrics.count_purged(Purged::WebhookDeliveries, batch.deliveries);
+                    metrics.count_purged(Purged::WebhookAttempts, batch.attempts);
+                    deliveries += batch.deliveries;
+                    attempts += batch.attempts;
+                    if !batch.more {
+                        break;
+                    }
+                }
+                Ok(None) => {
+                    tracing::debug!("another instance is purging webhook deliveries; leaving this round to it");
+                    break;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "purging webhook deliveries failed");
+                    break;
+                }
+            }
+        }
+        if deliveries > 0 {
+            tracing::info!(deliveries, attempts, "purged webhook deliveries past their retention period");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(PURGE_INTERVAL) => {}
             _ = stop.changed() => return,
         }
     }

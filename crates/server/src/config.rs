@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clickwrap_domain::keys::MasterKeys;
 use clickwrap_domain::webhooks::cidr::Cidr;
+use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_postgres::database::DatabaseUrl;
 
 pub(crate) const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/clickwrap";
@@ -74,6 +75,9 @@ pub(crate) struct Config {
     pub(crate) cpu_threads: usize,
     /// How long past its Signature's lifetime an unverified event is kept before it is purged.
     pub(crate) unverified_event_grace: Duration,
+    /// How long finished webhook deliveries and their attempts are kept after their last activity
+    /// (`CLICKWRAP_WEBHOOK_RETENTION_DAYS`, `CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS`).
+    pub(crate) webhook_retention: DeliveryRetention,
     /// How often the webhook dispatcher looks for due deliveries it was not told about (those
     /// another instance's verifications wrote, retries falling due, leases run out).
     pub(crate) poll_interval: Duration,
@@ -316,6 +320,25 @@ impl Config {
             &take("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", "86400"),
             |v| v.parse::<u64>().map(Duration::from_secs).map_err(|_| "must be a whole number of seconds".into()),
         );
+        let retention_days = |v: &str| {
+            v.parse::<i64>()
+                .ok()
+                .filter(|n| (1..=36_500).contains(n))
+                .map(time::Duration::days)
+                .ok_or_else(|| "must be a whole number of days from 1 to 36500".to_owned())
+        };
+        let webhook_retention = parse_or(
+            &mut problems,
+            "CLICKWRAP_WEBHOOK_RETENTION_DAYS",
+            &take("CLICKWRAP_WEBHOOK_RETENTION_DAYS", "30"),
+            retention_days,
+        );
+        let webhook_failed_retention = parse_or(
+            &mut problems,
+            "CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS",
+            &take("CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS", "90"),
+            retention_days,
+        );
         let poll_interval = parse_or(&mut problems, "CLICKWRAP_POLL_MS", &take("CLICKWRAP_POLL_MS", "500"), |v| {
             v.parse::<u64>()
                 .ok()
@@ -389,6 +412,10 @@ impl Config {
                 // Both are `Some` when there were no problems.
                 cpu_threads: cpu_threads.unwrap_or(1),
                 unverified_event_grace: unverified_event_grace.unwrap_or_default(),
+                webhook_retention: DeliveryRetention {
+                    delivered: webhook_retention.unwrap_or(DeliveryRetention::DEFAULT.delivered),
+                    failed: webhook_failed_retention.unwrap_or(DeliveryRetention::DEFAULT.failed),
+                },
                 poll_interval: poll_interval.unwrap_or(Duration::from_millis(500)),
                 shutdown_drain: shutdown_drain.unwrap_or_default(),
             }),
@@ -536,6 +563,8 @@ mod tests {
         assert_eq!(c.tsa_timeout, Duration::from_secs(10));
         assert_eq!(c.cpu_threads, std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get));
         assert_eq!(c.unverified_event_grace, Duration::from_secs(86400));
+        assert_eq!(c.webhook_retention.delivered, time::Duration::days(30));
+        assert_eq!(c.webhook_retention.failed, time::Duration::days(90));
         assert_eq!(c.poll_interval, Duration::from_millis(500));
         assert_eq!(c.shutdown_drain, Duration::from_secs(5));
     }
@@ -594,6 +623,23 @@ mod tests {
             text.contains("CLICKWRAP_CPU_THREADS") && text.contains("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn webhook_retention_is_two_settings_of_whole_days() {
+        let c =
+            config(&[("CLICKWRAP_WEBHOOK_RETENTION_DAYS", "7"), ("CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS", "365")])
+                .unwrap();
+        assert_eq!(
+            c.webhook_retention,
+            DeliveryRetention { delivered: time::Duration::days(7), failed: time::Duration::days(365) }
+        );
+        for bad in ["0", "-1", "1.5", "30d", "36501"] {
+            for name in ["CLICKWRAP_WEBHOOK_RETENTION_DAYS", "CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS"] {
+                let text = config(&[(name, bad)]).unwrap_err().to_string();
+                assert!(text.contains(name) && text.contains("whole number of days"), "{name}={bad:?}: {text}");
+            }
+        }
     }
 
     #[test]

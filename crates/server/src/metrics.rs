@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -30,10 +31,32 @@ struct Histogram {
 /// (method, route pattern).
 type RouteKey = (String, String);
 
+/// What the retention purges delete (`clickwrap_purged_rows_total{kind}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Purged {
+    UnverifiedEvents,
+    WebhookDeliveries,
+    WebhookAttempts,
+}
+
+impl Purged {
+    const ALL: [Purged; 3] = [Purged::UnverifiedEvents, Purged::WebhookDeliveries, Purged::WebhookAttempts];
+
+    fn label(self) -> &'static str {
+        match self {
+            Purged::UnverifiedEvents => "unverified_events",
+            Purged::WebhookDeliveries => "webhook_deliveries",
+            Purged::WebhookAttempts => "webhook_attempts",
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Metrics {
     requests: Mutex<BTreeMap<(RouteKey, u16), u64>>,
     latency: Mutex<BTreeMap<RouteKey, Histogram>>,
+    /// Rows this instance's purges deleted, indexed by [`Purged`].
+    purged: [AtomicU64; 3],
 }
 
 impl Metrics {
@@ -53,6 +76,13 @@ impl Metrics {
         }
         if let Ok(mut requests) = self.requests.lock() {
             *requests.entry((key, status)).or_default() += 1;
+        }
+    }
+
+    /// Counts rows a purge of this instance deleted.
+    pub(crate) fn count_purged(&self, kind: Purged, rows: u64) {
+        if let Some(counter) = self.purged.get(kind as usize) {
+            counter.fetch_add(rows, Ordering::Relaxed);
         }
     }
 
@@ -102,6 +132,17 @@ impl Metrics {
         let _ = writeln!(out, "clickwrap_db_pool_connections{{state=\"open\"}} {open}");
         let _ = writeln!(out, "clickwrap_db_pool_connections{{state=\"idle\"}} {idle}");
         let _ = writeln!(out, "clickwrap_db_pool_connections{{state=\"max\"}} {max}");
+        let _ =
+            writeln!(out, "# HELP clickwrap_purged_rows_total Rows this instance's retention purges deleted, by kind.");
+        let _ = writeln!(out, "# TYPE clickwrap_purged_rows_total counter");
+        for (kind, counter) in Purged::ALL.iter().zip(&self.purged) {
+            let _ = writeln!(
+                out,
+                "clickwrap_purged_rows_total{{kind=\"{}\"}} {}",
+                kind.label(),
+                counter.load(Ordering::Relaxed)
+            );
+        }
         if let Some(counts) = CERTIFICATE_TIMESTAMPS.get() {
             out.push_str(&render_certificate_timestamps(counts));
         }
@@ -187,5 +228,22 @@ mod tests {
         assert!(text.contains("le=\"0.005\"} 1"));
         assert!(text.contains("le=\"+Inf\"} 2"));
         assert!(text.contains("clickwrap_db_pool_connections{state=\"max\"} 16"));
+    }
+
+    #[test]
+    fn purged_rows_are_counted_by_kind_from_zero() {
+        let metrics = Metrics::default();
+        let text = metrics.render((0, 0, 1));
+        for kind in ["unverified_events", "webhook_deliveries", "webhook_attempts"] {
+            assert!(text.contains(&format!("clickwrap_purged_rows_total{{kind=\"{kind}\"}} 0")), "{text}");
+        }
+        metrics.count_purged(Purged::WebhookDeliveries, 500);
+        metrics.count_purged(Purged::WebhookDeliveries, 7);
+        metrics.count_purged(Purged::WebhookAttempts, 2028);
+        metrics.count_purged(Purged::UnverifiedEvents, 3);
+        let text = metrics.render((0, 0, 1));
+        assert!(text.contains("clickwrap_purged_rows_total{kind=\"webhook_deliveries\"} 507"), "{text}");
+        assert!(text.contains("clickwrap_purged_rows_total{kind=\"webhook_attempts\"} 2028"), "{text}");
+        assert!(text.contains("clickwrap_purged_rows_total{kind=\"unverified_events\"} 3"), "{text}");
     }
 }

@@ -8,3 +8,4 @@ pub mod url;
 pub mod cidr;
 pub mod dispatch;
 pub mod history;
+pub mod retention;
