@@ -12,7 +12,7 @@
 //! certificate size, and the same once more after `VACUUM FULL` (the live data alone).
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -31,10 +31,12 @@ use super::service::receiver::Receiver;
 use super::service::server::{self, Server};
 
 const USAGE: &str = "\
-cargo xtask bench disk [--events N] [--quick]
+cargo xtask bench disk [--events N] [--quick] [--server PATH]
 
-  --events N   measured personalized accepted flows (default 2000), after a warm-up of a tenth as many
-  --quick      300 flows: a smoke run
+  --events N     measured personalized accepted flows (default 2000), after a warm-up of a tenth as many
+  --quick        300 flows: a smoke run
+  --server PATH  measure this clickwrap-server binary instead of building the release server
+                 (to compare two versions on the same machine, one run after the other)
 
 The database server is CLICKWRAP_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres);
 the benchmark drops and recreates the database clickwrap_bench_disk on it. Results go to
@@ -45,16 +47,20 @@ const DATABASE: &str = "clickwrap_bench_disk";
 const MASTER_KEY: &str = "YmVuY2gtbWFzdGVyLWtleS1mb3Itc2NyYXRjaC1kYiE=";
 const WORKERS: u64 = 8;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Options {
     events: u64,
+    server: Option<PathBuf>,
 }
 
 pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let options = parse_options(args)?;
     let started = Instant::now();
     println!("bench disk: {} personalized accepted flows with certificates and webhooks", options.events);
-    let binary = server::build(root, true)?;
+    let binary = match &options.server {
+        Some(path) => path.clone(),
+        None => server::build(root, true)?,
+    };
     let out = root.join("target").join("bench");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -62,14 +68,14 @@ pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let report = runtime.block_on(measure(&binary, &out, options))?;
+    let report = runtime.block_on(measure(&binary, &out, options.events))?;
     super::write_results(root, "disk.json", &report)?;
     println!("results written to target/bench/disk.json ({:.0}s in all)", started.elapsed().as_secs_f64());
     Ok(())
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
-    let mut options = Options { events: 2_000 };
+    let mut options = Options { events: 2_000, server: None };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -81,13 +87,17 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .filter(|n| *n > 0)
                     .ok_or(format!("--events takes a positive number\n\n{USAGE}"))?;
             }
+            "--server" => {
+                options.server =
+                    Some(args.next().map(PathBuf::from).ok_or(format!("--server takes a path\n\n{USAGE}"))?);
+            }
             other => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
         }
     }
     Ok(options)
 }
 
-async fn measure(binary: &Path, out: &Path, options: Options) -> Result<Value, String> {
+async fn measure(binary: &Path, out: &Path, flow_count: u64) -> Result<Value, String> {
     let database = super::database_server()?.with_database(DATABASE);
     super::recreate_database(&database, false).await?;
     let db_env = vec![("DATABASE_URL", database.expose()), ("CLICKWRAP_MASTER_KEY", MASTER_KEY.to_owned())];
@@ -119,12 +129,12 @@ async fn measure(binary: &Path, out: &Path, options: Options) -> Result<Value, S
     conn.batch_execute("VACUUM FULL").await.map_err(|e| format!("VACUUM FULL: {e}"))?;
     let empty = sizes(&mut conn).await?;
 
-    let warm_up = (options.events / 10).max(20);
+    let warm_up = (flow_count / 10).max(20);
     let warm = flows(address, &installation, 0, warm_up).await?;
     settle(&mut conn, &receiver, &installation, &warm).await?;
     let before = sizes(&mut conn).await?;
     let step = Instant::now();
-    let measured = flows(address, &installation, warm_up, options.events).await?;
+    let measured = flows(address, &installation, warm_up, flow_count).await?;
     let flow_seconds = step.elapsed().as_secs_f64();
     settle(&mut conn, &receiver, &installation, &measured).await?;
     let after = sizes(&mut conn).await?;
