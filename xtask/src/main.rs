@@ -44,7 +44,8 @@ Commands:
           consent write vs pgbench TPC-B, events-list depth, webhook lag, resident memory, CPU
           per request; --profile adds perf profiles, --pooler puts PgBouncer in front);
           writes target/bench/results.json. `bench storage` and `bench webhooks` measure one
-          adapter each, `bench bundle` the evidence bundle's verifier (no database);
+          adapter each, `bench bundle` the evidence bundle's verifier (no database),
+          `bench disk` the database bytes per verified accepted event;
           `cargo xtask bench help` tells more (needs PostgreSQL)
   browser the browser SDK's tests alone (the `browser` step of `ci`)
   openapi docs/openapi.json as a new user takes it: Redocly's recommended rules (no error),

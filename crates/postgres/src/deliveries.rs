@@ -156,8 +156,9 @@ struct AttemptRow {
     delivery_id: uuid::Uuid,
     #[diesel(sql_type = Int4)]
     attempt: i32,
-    #[diesel(sql_type = Text)]
-    request_body: String,
+    /// NULL when the body sent was the delivery's payload, as it always is (see `record_round`).
+    #[diesel(sql_type = Nullable<Text>)]
+    request_body: Option<String>,
     #[diesel(sql_type = Nullable<Int4>)]
     response_status: Option<i32>,
     #[diesel(sql_type = Nullable<Text>)]
@@ -171,13 +172,14 @@ struct AttemptRow {
 }
 
 impl AttemptRow {
-    fn into_domain(self) -> Result<DeliveryAttempt, StorageError> {
+    /// The attempt of `delivery`, whose payload is the body sent unless the row holds another.
+    fn into_domain(self, delivery: &Delivery) -> Result<DeliveryAttempt, StorageError> {
         Ok(DeliveryAttempt {
             id: self.id,
             tenant_id: TenantId::from_uuid(self.tenant_id),
             delivery_id: DeliveryId::from_uuid(self.delivery_id),
             number: u32_of(self.attempt, "attempt number")?,
-            request_body: self.request_body,
+            request_body: self.request_body.unwrap_or_else(|| delivery.payload.clone()),
             response_status: self
                 .response_status
                 .map(|s| u16::try_from(s).map_err(|_| corrupt("response status", s)))
@@ -222,8 +224,9 @@ async fn with_attempts(
     let mut records: Vec<DeliveryRecord> =
         deliveries.into_iter().map(|delivery| DeliveryRecord { delivery, attempts: Vec::new() }).collect();
     for row in attempts {
-        let attempt = row.into_domain()?;
-        if let Some(record) = records.iter_mut().find(|r| r.delivery.id == attempt.delivery_id) {
+        let delivery_id = DeliveryId::from_uuid(row.delivery_id);
+        if let Some(record) = records.iter_mut().find(|r| r.delivery.id == delivery_id) {
+            let attempt = row.into_domain(&record.delivery)?;
             record.attempts.push(attempt);
         }
     }
@@ -453,6 +456,9 @@ struct RecordedRow {
 /// One statement for attempts of distinct deliveries, doing per attempt what
 /// [`DeliveryStore::record_attempt`] does: the attempt row, and the delivery's change while
 /// `owner` holds its lease and it is PENDING. Whether each delivery was updated, in order.
+/// An attempt's body is stored only when it differs from its delivery's payload (never, as the
+/// dispatcher sends the payload as it is): the payload is kept once, in the delivery, not once more
+/// per attempt.
 async fn record_round(
     conn: &mut DbConnection,
     owner: LeaseOwner,
@@ -468,8 +474,9 @@ async fn record_round(
          recorded AS ( \
              INSERT INTO webhook_attempts (id, tenant_id, delivery_id, attempt, request_body, response_status, \
                  response_excerpt, error_class, started_at, duration_ms) \
-             SELECT id, tenant_id, delivery_id, attempt, request_body, response_status, response_excerpt, \
-                 error_class, started_at, duration_ms FROM input), \
+             SELECT i.id, i.tenant_id, i.delivery_id, i.attempt, NULLIF(i.request_body, d.payload), \
+                 i.response_status, i.response_excerpt, i.error_class, i.started_at, i.duration_ms \
+             FROM input AS i LEFT JOIN webhook_deliveries AS d ON d.tenant_id = i.tenant_id AND d.id = i.delivery_id), \
          updated AS ( \
              UPDATE webhook_deliveries AS d SET state = i.state, next_attempt_at = i.next_attempt_at, \
                  attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, \

@@ -169,7 +169,7 @@ diesel::table! {
         tenant_id -> Uuid,
         delivery_id -> Uuid,
         attempt -> Int4,
-        request_body -> Text,
+        request_body -> Nullable<Text>,
         response_status -> Nullable<Int4>,
         response_excerpt -> Nullable<Text>,
         error_class -> Nullable<Text>,

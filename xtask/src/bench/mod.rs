@@ -5,6 +5,7 @@
 //! are shared and noisy, so an absolute figure alone says little.
 
 mod bundle;
+mod disk;
 pub(crate) mod service;
 mod storage;
 mod webhooks;
@@ -36,6 +37,12 @@ cargo xtask bench [--quick] [--profile] [--pooler]
 cargo xtask bench storage [--events N] [--quick] [--repetitions N]
           events-list page latency by depth through the PostgreSQL adapter, with query plans;
           writes target/bench/storage.json
+cargo xtask bench disk [--events N] [--quick] [--server PATH]
+          database bytes per verified accepted event: builds the release server, runs N (default
+          2,000; --quick 300) personalized accepted flows through HTTP with certificates and
+          webhooks, and reports the growth of pg_database_size and of each table (heap, TOAST,
+          indexes) per event, the certificate size, and the same after VACUUM FULL; writes
+          target/bench/disk.json. --server: measure that binary instead of building one
 cargo xtask bench webhooks [--quick]
           the webhook dispatcher alone against a local HTTPS receiver; writes target/bench/webhooks.json
 cargo xtask bench bundle [--events N] [--keep]
@@ -58,6 +65,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> Result<(), String> {
         Some("storage") => storage::run(root, rest),
         Some("webhooks") => webhooks::run(root, rest),
         Some("bundle") => bundle::run(root, rest),
+        Some("disk") => disk::run(root, rest),
         Some("service") => service::run(root, rest),
         None => service::run(root, args),
         Some(option) if option.starts_with("--") => service::run(root, args),

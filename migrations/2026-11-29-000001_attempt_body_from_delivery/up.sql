@@ -1,0 +1,14 @@
+-- A webhook attempt no longer copies its delivery's payload: the body an attempt sent is the
+-- delivery's payload, which is kept once, in `webhook_deliveries`. New binaries store
+-- `request_body` only when it differs from the payload (it never does) and read NULL as "the
+-- delivery's payload", so the delivery history shows the same bodies as before.
+--
+-- Rolling upgrade: the column stays and only loses NOT NULL, so old binaries, which still write
+-- the body, keep working. An old binary that lists the delivery history of an attempt written by a
+-- new one fails that request (it reads the column as NOT NULL); dispatching, verifications and the
+-- evidence are unaffected, and it passes once the old instances are gone. Existing rows are not
+-- rewritten here (one UPDATE of the whole table would hold its locks and double its size until
+-- VACUUM); docs/operations.md gives a batched statement that clears their copies, and the purge of
+-- old deliveries removes them in time. Dropping the column is left to a later release, once no
+-- binary writes it.
+ALTER TABLE webhook_attempts ALTER COLUMN request_body DROP NOT NULL;
