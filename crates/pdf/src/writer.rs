@@ -39,8 +39,8 @@ pub(crate) struct DocumentInfo {
     pub(crate) reason: String,
     /// The page (0-based) that carries the (invisible) signature field.
     pub(crate) signature_page: usize,
-    /// Whether to reserve room in the signature for a timestamp token.
-    pub(crate) timestamped: bool,
+    /// The room to reserve in the signature for a timestamp token, in bytes; `None`: not timestamped.
+    pub(crate) token_room: Option<usize>,
 }
 
 /// A PDF text string: literal when plain ASCII, else UTF-16BE with a byte-order mark.
@@ -122,7 +122,7 @@ pub(crate) fn write_pdf(
     doc.objects.insert(pages_id, Object::Dictionary(pages_dict));
 
     // The signature: an invisible widget on the certificate's page, its field in the AcroForm.
-    let reserved = reserved_signature_len(identity, info.timestamped);
+    let reserved = reserved_signature_len(identity, info.token_room)?;
     let signer_name = identity.common_name();
     let signature_id =
         doc.try_add_object(signature_dictionary(reserved, info.signing_time, signer_name.as_deref(), &info.reason))?;
@@ -160,17 +160,14 @@ pub(crate) fn write_pdf(
     document_info.set("CreationDate", Object::String(date.into_bytes(), StringFormat::Literal));
     let info_id = doc.try_add_object(document_info)?;
 
-    doc.trailer.set("Root", catalog_id);
-    doc.trailer.set("Info", info_id);
-
-    let mut bytes = Vec::with_capacity(64 * 1024);
-    doc.save_to(&mut bytes)?;
+    let bytes = crate::file::save(&doc, catalog_id, info_id, signature_id)?;
     Ok(prepare(bytes, reserved, identity)?)
 }
 
-/// A stream made for this document only (page content, ToUnicode): compressed fast.
+/// A stream made for this document only (page content): compressed as small as zlib makes it,
+/// which for a page of text takes a fraction of a millisecond.
 fn compressed_stream(dict: Dictionary, content: &[u8]) -> Result<Stream, WriteError> {
-    flate_stream(dict, deflate(content, Level::Fast)?)
+    flate_stream(dict, deflate(content)?)
 }
 
 fn flate_stream(mut dict: Dictionary, compressed: Vec<u8>) -> Result<Stream, WriteError> {
@@ -180,27 +177,14 @@ fn flate_stream(mut dict: Dictionary, compressed: Vec<u8>) -> Result<Stream, Wri
     Ok(stream)
 }
 
-#[derive(Debug, Clone, Copy)]
-enum Level {
-    /// For what is compressed once per document.
-    Fast,
-    /// For font programs, which are cached and reused.
-    Best,
-}
-
-/// zlib (`/FlateDecode`) with one compressor per thread and level, reset between uses: a
-/// compressor's tables are large, and allocating them for every stream was most of the cost of a
-/// document.
-fn deflate(data: &[u8], level: Level) -> Result<Vec<u8>, WriteError> {
+/// zlib (`/FlateDecode`) at its best level, with one compressor per thread, reset between uses:
+/// a compressor's tables are large, and allocating them for every stream was most of the cost of
+/// a document.
+pub(crate) fn deflate(data: &[u8]) -> Result<Vec<u8>, WriteError> {
     thread_local! {
-        static FAST: RefCell<Compress> = RefCell::new(Compress::new(Compression::new(1), true));
-        static BEST: RefCell<Compress> = RefCell::new(Compress::new(Compression::new(9), true));
+        static BEST: RefCell<Compress> = RefCell::new(Compress::new(Compression::best(), true));
     }
-    let key = match level {
-        Level::Fast => &FAST,
-        Level::Best => &BEST,
-    };
-    key.with(|compressor| {
+    BEST.with(|compressor| {
         let mut compressor = compressor.borrow_mut();
         compressor.reset();
         let mut out = Vec::with_capacity(data.len() / 2 + 256);
@@ -279,8 +263,7 @@ fn embedded_font(
     let cid_font_id = doc.try_add_object(cid_font)?;
 
     // Documents with the same text in a subset have the same map: compressed once.
-    let to_unicode =
-        library.to_unicode(&used.to_unicode, || deflate(&to_unicode_cmap(&used.to_unicode), Level::Fast))?;
+    let to_unicode = library.to_unicode(&used.to_unicode, || deflate(&to_unicode_cmap(&used.to_unicode)))?;
     let to_unicode_id = doc.try_add_object(flate_stream(Dictionary::new(), to_unicode.to_vec())?)?;
 
     let mut font = Dictionary::new();
@@ -297,13 +280,15 @@ fn embedded_font(
 fn font_program(face: &Face, remapper: &GlyphRemapper) -> Result<FontProgram, WriteError> {
     let subset = subsetter::subset(face.data, face.index, remapper)
         .map_err(|e| WriteError::Font(format!("{}: {e}", face.postscript_name)))?;
+    let slim;
     let program: &[u8] = if face.cff {
         let raw = ttf_parser::RawFace::parse(&subset, 0).map_err(|e| WriteError::Font(e.to_string()))?;
         raw.table(ttf_parser::Tag::from_bytes(b"CFF ")).ok_or(WriteError::Font("no CFF table".to_owned()))?
     } else {
-        &subset
+        slim = crate::sfnt::slim_truetype(&subset);
+        slim.as_deref().unwrap_or(&subset)
     };
-    Ok(FontProgram { compressed: deflate(program, Level::Best)?, length: program.len() })
+    Ok(FontProgram { compressed: deflate(program)?, length: program.len() })
 }
 
 /// Six capital letters that name the subset, derived from the glyphs in it.
@@ -377,13 +362,11 @@ fn page_content(
                 if !fonts.contains_key(&run.font) {
                     let name = format!("F{}", fonts.len());
                     let id = doc.try_new_object_id()?;
-                    let remapper = match run.font {
-                        FontSlot::Face(index) => {
-                            GlyphRemapper::new_from_glyphs(library.face(index).map_or(&[][..], |face| &face.seed))
-                        }
-                        FontSlot::Courier { .. } => GlyphRemapper::new(),
-                    };
-                    fonts.insert(run.font, UsedFont { name, id, remapper, to_unicode: Vec::new() });
+                    // Only the glyphs used: the subset (cached by its glyph list) is the smallest.
+                    fonts.insert(
+                        run.font,
+                        UsedFont { name, id, remapper: GlyphRemapper::new(), to_unicode: Vec::new() },
+                    );
                     font_order.push(run.font);
                 }
                 let Some(used) = fonts.get_mut(&run.font) else { continue };
@@ -463,7 +446,9 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
         out.extend_from_slice(b">>>BDC\n");
     }
 
-    let hex_width = if face.is_some() { 4 } else { 2 };
+    // Glyph codes as literal strings of bytes (two per glyph in the embedded faces, Identity-H):
+    // half the size of hex before compression, and smaller after it.
+    let two_bytes = face.is_some();
     let mut cursor = 0.0_f32;
     let mut rise = 0.0_f32;
     let mut open = false;
@@ -471,7 +456,7 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
     for (glyph, (id, width)) in run.glyphs.iter().zip(&glyphs) {
         if (glyph.dy - rise).abs() > 0.001 {
             if in_string {
-                out.push(b'>');
+                out.push(b')');
                 in_string = false;
             }
             if open {
@@ -489,21 +474,21 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
         let delta = glyph.x - cursor;
         if delta.abs() > size * 0.0005 {
             if in_string {
-                out.push(b'>');
+                out.push(b')');
                 in_string = false;
             }
             num(out, -delta * 1000.0 / size);
         }
         if !in_string {
-            out.push(b'<');
+            out.push(b'(');
             in_string = true;
         }
         let bytes = id.to_be_bytes();
-        hex(out, if hex_width == 4 { &bytes } else { bytes.get(1..).unwrap_or_default() });
+        literal(out, if two_bytes { &bytes } else { bytes.get(1..).unwrap_or_default() });
         cursor = glyph.x + *width as f32 * size / 1000.0;
     }
     if in_string {
-        out.push(b'>');
+        out.push(b')');
     }
     if open {
         out.extend_from_slice(b"]TJ");
@@ -519,6 +504,18 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
         out.extend_from_slice(if run.fake_bold { b" 0 Tr Q" } else { b" Q" });
     }
     out.push(b'\n');
+}
+
+/// Bytes in a literal string: parentheses and backslashes escaped, and carriage returns, which a
+/// reader would take for a line end.
+fn literal(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &byte in bytes {
+        match byte {
+            b'(' | b')' | b'\\' => out.extend_from_slice(&[b'\\', byte]),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => out.push(byte),
+        }
+    }
 }
 
 fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
