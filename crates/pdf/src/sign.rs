@@ -25,8 +25,6 @@ use der::{Decode, Encode, Sequence};
 use lopdf::{Dictionary, Object, StringFormat};
 use time::OffsetDateTime;
 use x509_cert::attr::Attribute;
-use x509_cert::ext::pkix::name::GeneralName;
-use x509_cert::serial_number::SerialNumber;
 use x509_cert::spki::AlgorithmIdentifierOwned;
 
 use crate::identity::SigningIdentity;
@@ -290,21 +288,12 @@ fn signer_info_with(identity: &SigningIdentity, digest: &[u8], signature: Vec<u8
 }
 
 fn signed_attributes(identity: &SigningIdentity, digest: &[u8]) -> Result<SignedAttributes, SignError> {
-    let certificate = identity.certificate();
-
     let mut signed_attrs: SignedAttributes = SetOfVec::new();
     signed_attrs.insert(attribute(ID_CONTENT_TYPE, Any::encode_from(&ID_DATA)?)?)?;
     signed_attrs.insert(attribute(ID_MESSAGE_DIGEST, Any::encode_from(&OctetString::new(digest)?)?)?)?;
     let cert_hash = ring::digest::digest(&ring::digest::SHA256, identity.certificate_der());
-    let signing_certificate = SigningCertificateV2 {
-        certs: vec![EssCertIdV2 {
-            cert_hash: OctetString::new(cert_hash.as_ref())?,
-            issuer_serial: IssuerSerial {
-                issuer: vec![GeneralName::DirectoryName(certificate.tbs_certificate.issuer.clone())],
-                serial_number: certificate.tbs_certificate.serial_number.clone(),
-            },
-        }],
-    };
+    let signing_certificate =
+        SigningCertificateV2 { certs: vec![EssCertIdV2 { cert_hash: OctetString::new(cert_hash.as_ref())? }] };
     signed_attrs.insert(attribute(ID_SIGNING_CERTIFICATE_V2, Any::encode_from(&signing_certificate)?)?)?;
     Ok(signed_attrs)
 }
@@ -319,17 +308,12 @@ struct SigningCertificateV2 {
     certs: Vec<EssCertIdV2>,
 }
 
-/// `ESSCertIDv2`: its `hashAlgorithm` is left out, as DER asks of the default, SHA-256.
+/// `ESSCertIDv2`: its `hashAlgorithm` is left out, as DER asks of the default, SHA-256, and its
+/// optional `issuerSerial` too, as the CAdES baseline profile (ETSI EN 319 122-1) recommends:
+/// the hash alone binds the certificate.
 #[derive(Debug, Sequence)]
 struct EssCertIdV2 {
     cert_hash: OctetString,
-    issuer_serial: IssuerSerial,
-}
-
-#[derive(Debug, Sequence)]
-struct IssuerSerial {
-    issuer: Vec<GeneralName>,
-    serial_number: SerialNumber,
 }
 
 fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute, SignError> {

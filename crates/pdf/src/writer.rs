@@ -83,6 +83,7 @@ pub(crate) fn write_pdf(
     let mut fonts: HashMap<FontSlot, UsedFont> = HashMap::new();
     let mut font_order: Vec<FontSlot> = Vec::new();
 
+    number_glyphs_in_text_order(pages, &mut doc, &mut fonts, &mut font_order)?;
     let mut page_ids = Vec::with_capacity(pages.len());
     for page in pages {
         let content = page_content(library, page, &mut doc, &mut fonts, &mut font_order)?;
@@ -318,7 +319,39 @@ fn to_unicode_cmap(registry: &[Option<String>]) -> Vec<u8> {
         .enumerate()
         .filter_map(|(gid, text)| text.as_ref().filter(|text| !text.is_empty()).map(|text| (gid, text)))
         .collect();
-    for chunk in entries.chunks(100) {
+    // Runs of consecutive glyph ids standing for consecutive characters (one UTF-16 unit each,
+    // within one block of 256 on both sides) become ranges.
+    let single_unit = |text: &str| {
+        let mut units = text.encode_utf16();
+        units.next().filter(|_| units.next().is_none())
+    };
+    let mut ranges: Vec<(usize, usize, u16)> = Vec::new();
+    let mut chars: Vec<(usize, &String)> = Vec::new();
+    let mut index = 0;
+    while let Some(&(gid, text)) = entries.get(index) {
+        let mut end = index;
+        if let Some(unit) = single_unit(text) {
+            while let Some(&(next_gid, next_text)) = entries.get(end + 1) {
+                let step = next_gid - gid;
+                let continues = next_gid >> 8 == gid >> 8
+                    && next_gid == gid + (end + 1 - index)
+                    && single_unit(next_text)
+                        .is_some_and(|next| usize::from(next) == usize::from(unit) + step && next >> 8 == unit >> 8);
+                if !continues {
+                    break;
+                }
+                end += 1;
+            }
+            if end > index {
+                ranges.push((gid, gid + (end - index), unit));
+            }
+        }
+        if end == index {
+            chars.push((gid, text));
+        }
+        index = end + 1;
+    }
+    for chunk in chars.chunks(100) {
         out.push_str(&format!("{} beginbfchar\n", chunk.len()));
         for (gid, text) in chunk {
             out.push_str(&format!("<{gid:04X}> <"));
@@ -329,8 +362,63 @@ fn to_unicode_cmap(registry: &[Option<String>]) -> Vec<u8> {
         }
         out.push_str("endbfchar\n");
     }
+    for chunk in ranges.chunks(100) {
+        out.push_str(&format!("{} beginbfrange\n", chunk.len()));
+        for (first, last, unit) in chunk {
+            out.push_str(&format!("<{first:04X}> <{last:04X}> <{unit:04X}>\n"));
+        }
+        out.push_str("endbfrange\n");
+    }
     out.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
     out.into_bytes()
+}
+
+/// The font's entry in this document, made on first use.
+fn used_font<'a>(
+    slot: FontSlot,
+    doc: &mut Document,
+    fonts: &'a mut HashMap<FontSlot, UsedFont>,
+    font_order: &mut Vec<FontSlot>,
+) -> Result<&'a mut UsedFont, WriteError> {
+    if !fonts.contains_key(&slot) {
+        let name = format!("F{}", fonts.len());
+        let id = doc.try_new_object_id()?;
+        // Only the glyphs used: the subset (cached by its glyph list) is the smallest.
+        fonts.insert(slot, UsedFont { name, id, remapper: GlyphRemapper::new(), to_unicode: Vec::new() });
+        font_order.push(slot);
+    }
+    fonts.get_mut(&slot).ok_or_else(|| WriteError::Font("a font vanished".to_owned()))
+}
+
+/// Numbers each embedded face's glyphs in the order of the text they stand for, before the
+/// content is written: consecutive characters get consecutive subset glyph ids, which the
+/// ToUnicode map then writes as ranges instead of one entry each.
+fn number_glyphs_in_text_order(
+    pages: &[Page],
+    doc: &mut Document,
+    fonts: &mut HashMap<FontSlot, UsedFont>,
+    font_order: &mut Vec<FontSlot>,
+) -> Result<(), WriteError> {
+    let mut glyphs: Vec<(FontSlot, &str, u16)> = Vec::new();
+    for page in pages {
+        for item in &page.items {
+            let Item::Text { run, .. } = item else { continue };
+            if !matches!(run.font, FontSlot::Face(_)) {
+                continue;
+            }
+            used_font(run.font, doc, fonts, font_order)?;
+            for glyph in run.glyphs.iter().filter(|glyph| !glyph.shared_cluster) {
+                glyphs.push((run.font, run.glyph_text(glyph), glyph.id));
+            }
+        }
+    }
+    glyphs.sort_unstable_by(|a, b| (a.1, a.2).cmp(&(b.1, b.2)));
+    for (slot, _, glyph) in glyphs {
+        if let Some(used) = fonts.get_mut(&slot) {
+            used.remapper.remap(glyph);
+        }
+    }
+    Ok(())
 }
 
 fn page_content(
@@ -359,17 +447,7 @@ fn page_content(
                 out.extend_from_slice(b" l S Q\n");
             }
             Item::Text { x, y, run } => {
-                if !fonts.contains_key(&run.font) {
-                    let name = format!("F{}", fonts.len());
-                    let id = doc.try_new_object_id()?;
-                    // Only the glyphs used: the subset (cached by its glyph list) is the smallest.
-                    fonts.insert(
-                        run.font,
-                        UsedFont { name, id, remapper: GlyphRemapper::new(), to_unicode: Vec::new() },
-                    );
-                    font_order.push(run.font);
-                }
-                let Some(used) = fonts.get_mut(&run.font) else { continue };
+                let used = used_font(run.font, doc, fonts, font_order)?;
                 let face = match run.font {
                     FontSlot::Face(index) => library.face(index),
                     FontSlot::Courier { .. } => None,
@@ -435,11 +513,15 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
     out.push(b' ');
     num(out, size);
     out.extend_from_slice(b" Tf ");
-    out.extend_from_slice(if run.style.italic { b"1 0 0.2 1 " } else { b"1 0 0 1 " });
+    // Upright text is moved to its place (`Td` from the origin that `BT` starts at), italic text
+    // is slanted with a text matrix.
+    if run.style.italic {
+        out.extend_from_slice(b"1 0 0.2 1 ");
+    }
     num(out, x);
     out.push(b' ');
     num(out, y);
-    out.extend_from_slice(b" Tm\n");
+    out.extend_from_slice(if run.style.italic { b" Tm\n" } else { b" Td\n" });
     if actual_text {
         out.extend_from_slice(b"/Span<</ActualText<");
         hex(out, &utf16be(run.text()));
@@ -582,5 +664,13 @@ mod tests {
         let registry = [None, Some("A".to_owned()), Some("fi".to_owned()), Some(String::new()), None];
         let cmap = String::from_utf8(to_unicode_cmap(&registry)).unwrap();
         assert!(cmap.contains("2 beginbfchar\n<0001> <0041>\n<0002> <00660069>\nendbfchar"));
+        // Consecutive glyphs for consecutive characters: one range.
+        let registry: Vec<Option<String>> = [None, Some("a"), Some("b"), Some("c"), Some("x"), Some("ff")]
+            .into_iter()
+            .map(|text| text.map(str::to_owned))
+            .collect();
+        let cmap = String::from_utf8(to_unicode_cmap(&registry)).unwrap();
+        assert!(cmap.contains("2 beginbfchar\n<0004> <0078>\n<0005> <00660066>\nendbfchar"), "{cmap}");
+        assert!(cmap.contains("1 beginbfrange\n<0001> <0003> <0061>\nendbfrange"), "{cmap}");
     }
 }
