@@ -10,6 +10,8 @@
 //! With a [`TimestampAuthority`] ([`PdfRenderer::with_timestamp_authority`]), the Certificate of
 //! Acceptance's signature carries an RFC 3161 timestamp (PAdES B-T); when the authority fails, the
 //! certificate is signed without it (B-B), a warning is logged and [`TimestampCounts`] counts it.
+//! The room for the token is the authority's last token's length and a margin; a token that does
+//! not fit makes the certificate be signed and stamped again with room for it.
 //! The agreement PDF, rendered again for every download and the same file each time, is never
 //! timestamped (B-B).
 //!
