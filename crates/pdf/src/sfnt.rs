@@ -4,11 +4,15 @@
 //!
 //! What goes: the hinting (the `fpgm`, `prep` and `cvt ` programs and every glyph's
 //! instructions), which grid-fits outlines at small pixel sizes on screens and is what PDF
-//! renderers mostly ignore, and which is a third to a half of a hinted font's bytes; the glyph
-//! names of `post` (version 3 keeps its metrics only); and of `name`, all but the copyright notice.
+//! renderers mostly ignore, and which is a third to a half of a hinted font's bytes; the `post`
+//! and `name` tables (glyph names and notices, which PDF does not use; the licences of the fonts
+//! looked for let a font embedded in a document go without its notices); the advance widths but
+//! one (the PDF's `/W` array gives every glyph's width, which viewers use; the outlines' side
+//! bearings stay); and the outline of `.notdef`, which a document never shows (a character no
+//! font has is drawn as `?`).
 
-/// The tables kept, with `glyf`, `loca`, `post` and `name` rewritten.
-const KEPT: [&[u8; 4]; 8] = [b"glyf", b"head", b"hhea", b"hmtx", b"loca", b"maxp", b"name", b"post"];
+/// The tables kept, with `glyf`, `loca`, `hhea` and `hmtx` rewritten.
+const KEPT: [&[u8; 4]; 6] = [b"glyf", b"head", b"hhea", b"hmtx", b"loca", b"maxp"];
 
 /// The slimmed font, or `None` when `font` is not a TrueType font this reads (then it is
 /// embedded as it is).
@@ -29,6 +33,7 @@ pub(crate) fn slim_truetype(font: &[u8]) -> Option<Vec<u8>> {
     let mut head = table(b"head")?.to_vec();
     let long_loca = read_u16(&head, 50)? == 1;
     let glyph_count = usize::from(read_u16(table(b"maxp")?, 4)?);
+    let (hhea, hmtx) = one_advance(table(b"hhea")?, table(b"hmtx")?, glyph_count)?;
     let (glyf, loca, long_loca) = strip_instructions(table(b"glyf")?, table(b"loca")?, long_loca, glyph_count)?;
     head.get_mut(50..52)?.copy_from_slice(&u16::from(long_loca).to_be_bytes());
     // The checksum adjustment is computed over the whole font, with itself zero.
@@ -40,11 +45,8 @@ pub(crate) fn slim_truetype(font: &[u8]) -> Option<Vec<u8>> {
             b"glyf" => glyf.clone(),
             b"loca" => loca.clone(),
             b"head" => head.clone(),
-            b"post" => post_v3(table(tag)?)?,
-            b"name" => match table(tag).and_then(copyright_only) {
-                Some(name) => name,
-                None => continue,
-            },
+            b"hhea" => hhea.clone(),
+            b"hmtx" => hmtx.clone(),
             _ => table(tag)?.to_vec(),
         };
         out_tables.push((*tag, data));
@@ -71,7 +73,7 @@ fn strip_instructions(
     for index in 0..glyph_count {
         offsets.push(out.len());
         let glyph = glyf.get(offset(index)?..offset(index + 1)?)?;
-        if glyph.is_empty() {
+        if glyph.is_empty() || index == 0 {
             continue;
         }
         let contours = i16::from_be_bytes([*glyph.first()?, *glyph.get(1)?]);
@@ -133,49 +135,21 @@ fn composite_without_instructions(glyph: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
-/// `post` version 3: the same metrics (italic angle, underline, fixed pitch), no glyph names.
-fn post_v3(post: &[u8]) -> Option<Vec<u8>> {
-    let mut out = post.get(..32)?.to_vec();
-    out.get_mut(..4)?.copy_from_slice(&0x0003_0000_u32.to_be_bytes());
-    // The memory hints of a Type 42 download: unknown.
-    out.get_mut(16..32)?.fill(0);
-    Some(out)
-}
-
-/// A `name` table (format 0) with only the copyright notices (name id 0), or `None` if it has
-/// none.
-fn copyright_only(name: &[u8]) -> Option<Vec<u8>> {
-    if read_u16(name, 0)? != 0 {
-        return None;
+/// `hhea` and `hmtx` with one advance width (the first glyph's) and every glyph's left side
+/// bearing: `numberOfHMetrics` 1.
+fn one_advance(hhea: &[u8], hmtx: &[u8], glyph_count: usize) -> Option<(Vec<u8>, Vec<u8>)> {
+    let metrics = usize::from(read_u16(hhea, 34)?);
+    let bearing = |glyph: usize| -> Option<[u8; 2]> {
+        let at = if glyph < metrics { 4 * glyph + 2 } else { 4 * metrics + 2 * (glyph - metrics) };
+        hmtx.get(at..at + 2)?.try_into().ok()
+    };
+    let mut out = hmtx.get(..4)?.to_vec();
+    for glyph in 1..glyph_count {
+        out.extend_from_slice(&bearing(glyph)?);
     }
-    let count = usize::from(read_u16(name, 2)?);
-    let storage = usize::from(read_u16(name, 4)?);
-    let mut records = Vec::new();
-    let mut strings = Vec::new();
-    for index in 0..count {
-        let record = name.get(6 + 12 * index..18 + 12 * index)?;
-        if read_u16(record, 6)? != 0 {
-            continue;
-        }
-        let length = usize::from(read_u16(record, 8)?);
-        let start = storage + usize::from(read_u16(record, 10)?);
-        let text = name.get(start..start + length)?;
-        records.extend_from_slice(record.get(..8)?);
-        records.extend_from_slice(&u16::try_from(length).ok()?.to_be_bytes());
-        records.extend_from_slice(&u16::try_from(strings.len()).ok()?.to_be_bytes());
-        strings.extend_from_slice(text);
-    }
-    if records.is_empty() {
-        return None;
-    }
-    let kept = records.len() / 12;
-    let mut out = Vec::with_capacity(6 + records.len() + strings.len());
-    out.extend_from_slice(&0_u16.to_be_bytes());
-    out.extend_from_slice(&u16::try_from(kept).ok()?.to_be_bytes());
-    out.extend_from_slice(&u16::try_from(6 + records.len()).ok()?.to_be_bytes());
-    out.extend_from_slice(&records);
-    out.extend_from_slice(&strings);
-    Some(out)
+    let mut hhea = hhea.to_vec();
+    hhea.get_mut(34..36)?.copy_from_slice(&1_u16.to_be_bytes());
+    Some((hhea, out))
 }
 
 /// The font file: the table directory, sorted by tag, and the tables, each 4-byte aligned, with
@@ -231,4 +205,72 @@ fn read_u16(data: &[u8], at: usize) -> Option<u16> {
 
 fn read_u32(data: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes(data.get(at..at + 4)?.try_into().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use rustybuzz::ttf_parser;
+    use subsetter::GlyphRemapper;
+
+    use super::*;
+
+    /// Records an outline as text, to compare two.
+    #[derive(Default)]
+    struct Path(Vec<String>);
+
+    impl ttf_parser::OutlineBuilder for Path {
+        fn move_to(&mut self, x: f32, y: f32) {
+            self.0.push(format!("M{x},{y}"));
+        }
+        fn line_to(&mut self, x: f32, y: f32) {
+            self.0.push(format!("L{x},{y}"));
+        }
+        fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+            self.0.push(format!("Q{x1},{y1},{x},{y}"));
+        }
+        fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+            self.0.push(format!("C{x1},{y1},{x2},{y2},{x},{y}"));
+        }
+        fn close(&mut self) {
+            self.0.push("Z".to_owned());
+        }
+    }
+
+    #[test]
+    fn a_slimmed_subset_has_the_same_outlines_without_hinting() {
+        let library = crate::FontLibrary::from_env();
+        let Some(face) = (0..8).filter_map(|slot| library.face(slot)).find(|face| !face.cff) else {
+            let required = std::env::var_os("CLICKWRAP_REQUIRE_VALIDATORS").is_some_and(|v| !v.is_empty() && v != "0");
+            assert!(!required, "no TrueType font is installed");
+            return;
+        };
+        // Composite glyphs (accented letters) among them.
+        let glyphs: Vec<u16> = "Slim fonts: Größe, café, Жж 0123"
+            .chars()
+            .filter_map(|c| face.shaper.glyph_index(c))
+            .map(|g| g.0)
+            .collect();
+        let subset = subsetter::subset(face.data, face.index, &GlyphRemapper::new_from_glyphs(&glyphs)).unwrap();
+        let slim = slim_truetype(&subset).unwrap();
+        assert!(slim.len() < subset.len(), "{} bytes, {} before", slim.len(), subset.len());
+
+        let before = ttf_parser::Face::parse(&subset, 0).unwrap();
+        let after = ttf_parser::Face::parse(&slim, 0).unwrap();
+        assert_eq!(before.number_of_glyphs(), after.number_of_glyphs());
+        for tag in [b"fpgm", b"prep", b"cvt ", b"name", b"post"] {
+            assert!(after.raw_face().table(ttf_parser::Tag::from_bytes(tag)).is_none(), "{tag:?}");
+        }
+        for id in 1..before.number_of_glyphs() {
+            let (mut old, mut new) = (Path::default(), Path::default());
+            let old_box = before.outline_glyph(ttf_parser::GlyphId(id), &mut old);
+            let new_box = after.outline_glyph(ttf_parser::GlyphId(id), &mut new);
+            assert_eq!(old_box, new_box, "glyph {id}");
+            assert_eq!(old.0, new.0, "glyph {id}");
+            assert_eq!(
+                before.glyph_hor_side_bearing(ttf_parser::GlyphId(id)),
+                after.glyph_hor_side_bearing(ttf_parser::GlyphId(id)),
+                "glyph {id}"
+            );
+        }
+    }
 }

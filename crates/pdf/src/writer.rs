@@ -583,7 +583,8 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
     }
     out.extend_from_slice(b" ET");
     if styled {
-        out.extend_from_slice(if run.fake_bold { b" 0 Tr Q" } else { b" Q" });
+        // `Q` restores the text rendering mode with the rest of the graphics state.
+        out.extend_from_slice(b" Q");
     }
     out.push(b'\n');
 }
