@@ -8,7 +8,7 @@
 
 use lopdf::{Document, Object, ObjectId, Writer};
 
-use crate::writer::WriteError;
+use crate::writer::{Level, WriteError};
 
 /// The file, `signature` kept out of the object stream.
 pub(crate) fn save(doc: &Document, root: ObjectId, info: ObjectId, signature: ObjectId) -> Result<Vec<u8>, WriteError> {
@@ -44,7 +44,7 @@ pub(crate) fn save(doc: &Document, root: ObjectId, info: ObjectId, signature: Ob
 
     let first = packed_header.len();
     packed_header.extend_from_slice(&packed_body);
-    let data = crate::writer::deflate(&packed_header)?;
+    let data = crate::writer::deflate(&packed_header, Level::PerDocument)?;
     if let Some(entry) = entries.get_mut(usize::try_from(object_stream_id).unwrap_or(usize::MAX)) {
         *entry = (1, out.len(), 0);
     }
@@ -71,7 +71,7 @@ pub(crate) fn save(doc: &Document, root: ObjectId, info: ObjectId, signature: Ob
         table.extend_from_slice(field2.to_be_bytes().get(usize::BITS as usize / 8 - second..).unwrap_or_default());
         table.extend_from_slice(field3.to_be_bytes().get(usize::BITS as usize / 8 - third..).unwrap_or_default());
     }
-    let table = crate::writer::deflate(&table)?;
+    let table = crate::writer::deflate(&table, Level::PerDocument)?;
     out.extend_from_slice(
         format!(
             "{xref_id} 0 obj\n<</Type/XRef/Size {size}/W[1 {second} {third}]/Root {} {} R/Info {} {} R\

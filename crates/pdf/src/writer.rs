@@ -165,10 +165,9 @@ pub(crate) fn write_pdf(
     Ok(prepare(bytes, reserved, identity)?)
 }
 
-/// A stream made for this document only (page content): compressed as small as zlib makes it,
-/// which for a page of text takes a fraction of a millisecond.
+/// A stream made for this document only (page content).
 fn compressed_stream(dict: Dictionary, content: &[u8]) -> Result<Stream, WriteError> {
-    flate_stream(dict, deflate(content)?)
+    flate_stream(dict, deflate(content, Level::PerDocument)?)
 }
 
 fn flate_stream(mut dict: Dictionary, compressed: Vec<u8>) -> Result<Stream, WriteError> {
@@ -178,14 +177,32 @@ fn flate_stream(mut dict: Dictionary, compressed: Vec<u8>) -> Result<Stream, Wri
     Ok(stream)
 }
 
-/// zlib (`/FlateDecode`) at its best level, with one compressor per thread, reset between uses:
-/// a compressor's tables are large, and allocating them for every stream was most of the cost of
+/// zlib's level for [`Level::PerDocument`].
+const PER_DOCUMENT_LEVEL: u32 = 6;
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Level {
+    /// For what is made once per document (page contents, the object and cross-reference
+    /// streams): within a few bytes of the best level for a page of text, at a fraction of its
+    /// time.
+    PerDocument,
+    /// For font programs and ToUnicode maps, which are cached and reused.
+    Best,
+}
+
+/// zlib (`/FlateDecode`) with one compressor per thread and level, reset between uses: a
+/// compressor's tables are large, and allocating them for every stream was most of the cost of
 /// a document.
-pub(crate) fn deflate(data: &[u8]) -> Result<Vec<u8>, WriteError> {
+pub(crate) fn deflate(data: &[u8], level: Level) -> Result<Vec<u8>, WriteError> {
     thread_local! {
+        static PER_DOCUMENT: RefCell<Compress> = RefCell::new(Compress::new(Compression::new(PER_DOCUMENT_LEVEL), true));
         static BEST: RefCell<Compress> = RefCell::new(Compress::new(Compression::best(), true));
     }
-    BEST.with(|compressor| {
+    let key = match level {
+        Level::PerDocument => &PER_DOCUMENT,
+        Level::Best => &BEST,
+    };
+    key.with(|compressor| {
         let mut compressor = compressor.borrow_mut();
         compressor.reset();
         let mut out = Vec::with_capacity(data.len() / 2 + 256);
@@ -264,7 +281,8 @@ fn embedded_font(
     let cid_font_id = doc.try_add_object(cid_font)?;
 
     // Documents with the same text in a subset have the same map: compressed once.
-    let to_unicode = library.to_unicode(&used.to_unicode, || deflate(&to_unicode_cmap(&used.to_unicode)))?;
+    let to_unicode =
+        library.to_unicode(&used.to_unicode, || deflate(&to_unicode_cmap(&used.to_unicode), Level::Best))?;
     let to_unicode_id = doc.try_add_object(flate_stream(Dictionary::new(), to_unicode.to_vec())?)?;
 
     let mut font = Dictionary::new();
@@ -289,7 +307,7 @@ fn font_program(face: &Face, remapper: &GlyphRemapper) -> Result<FontProgram, Wr
         slim = crate::sfnt::slim_truetype(&subset);
         slim.as_deref().unwrap_or(&subset)
     };
-    Ok(FontProgram { compressed: deflate(program)?, length: program.len() })
+    Ok(FontProgram { compressed: deflate(program, Level::Best)?, length: program.len() })
 }
 
 /// Six capital letters that name the subset, derived from the glyphs in it.
@@ -399,7 +417,9 @@ fn number_glyphs_in_text_order(
     fonts: &mut HashMap<FontSlot, UsedFont>,
     font_order: &mut Vec<FontSlot>,
 ) -> Result<(), WriteError> {
-    let mut glyphs: Vec<(FontSlot, &str, u16)> = Vec::new();
+    // Each glyph once, with the text it first stands for: a page repeats the few dozen glyphs
+    // of its text, and sorting them all was a tenth of a certificate's time.
+    let mut first_text: HashMap<(FontSlot, u16), &str> = HashMap::new();
     for page in pages {
         for item in &page.items {
             let Item::Text { run, .. } = item else { continue };
@@ -408,12 +428,14 @@ fn number_glyphs_in_text_order(
             }
             used_font(run.font, doc, fonts, font_order)?;
             for glyph in run.glyphs.iter().filter(|glyph| !glyph.shared_cluster) {
-                glyphs.push((run.font, run.glyph_text(glyph), glyph.id));
+                first_text.entry((run.font, glyph.id)).or_insert_with(|| run.glyph_text(glyph));
             }
         }
     }
-    glyphs.sort_unstable_by(|a, b| (a.1, a.2).cmp(&(b.1, b.2)));
-    for (slot, _, glyph) in glyphs {
+    let mut glyphs: Vec<(&str, FontSlot, u16)> =
+        first_text.into_iter().map(|((slot, glyph), text)| (text, slot, glyph)).collect();
+    glyphs.sort_unstable_by(|a, b| (a.0, a.2).cmp(&(b.0, b.2)));
+    for (_, slot, glyph) in glyphs {
         if let Some(used) = fonts.get_mut(&slot) {
             used.remapper.remap(glyph);
         }
