@@ -60,25 +60,23 @@ impl Script {
     }
 }
 
-/// What a font file is looked for as.
+/// What a font file is looked for as. Bold text is drawn in the same face, its outlines filled
+/// and stroked: one embedded subset per script rather than two, which is most of a small
+/// document's size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Role {
     Text,
-    TextBold,
     Devanagari,
-    DevanagariBold,
     Cjk,
 }
 
 impl Role {
-    const ALL: [Role; 5] = [Role::Text, Role::TextBold, Role::Devanagari, Role::DevanagariBold, Role::Cjk];
+    const ALL: [Role; 3] = [Role::Text, Role::Devanagari, Role::Cjk];
 
     fn describe(self) -> &'static str {
         match self {
             Role::Text => "Latin, Cyrillic and Greek text",
-            Role::TextBold => "bold Latin, Cyrillic and Greek text",
             Role::Devanagari => "Devanagari (Hindi) text",
-            Role::DevanagariBold => "bold Devanagari (Hindi) text",
             Role::Cjk => "Chinese text",
         }
     }
@@ -86,8 +84,8 @@ impl Role {
     /// A character the font must have to serve the role.
     fn probe(self) -> char {
         match self {
-            Role::Text | Role::TextBold => 'Ж',
-            Role::Devanagari | Role::DevanagariBold => 'क',
+            Role::Text => 'Ж',
+            Role::Devanagari => 'क',
             Role::Cjk => '意',
         }
     }
@@ -103,13 +101,6 @@ impl Role {
                 ("LiberationSans-Regular.ttf", ""),
                 ("FreeSans.ttf", ""),
             ],
-            Role::TextBold => &[
-                ("NotoSans-Bold.ttf", ""),
-                ("NotoSans-Bold.otf", ""),
-                ("DejaVuSans-Bold.ttf", ""),
-                ("LiberationSans-Bold.ttf", ""),
-                ("FreeSansBold.ttf", ""),
-            ],
             Role::Devanagari => &[
                 ("NotoSansDevanagari-Regular.ttf", ""),
                 ("NotoSansDevanagari-Regular.otf", ""),
@@ -117,11 +108,6 @@ impl Role {
                 ("Lohit-Devanagari.ttf", ""),
                 ("NotoSerifDevanagari-Regular.ttf", ""),
                 ("FreeSans.ttf", ""),
-            ],
-            Role::DevanagariBold => &[
-                ("NotoSansDevanagari-Bold.ttf", ""),
-                ("NotoSansDevanagari-Bold.otf", ""),
-                ("NotoSansDevanagariUI-Bold.ttf", ""),
             ],
             Role::Cjk => &[
                 ("NotoSansCJK-Regular.ttc", "CJK SC"),
@@ -154,8 +140,6 @@ pub(crate) struct Face {
     plans: Vec<rustybuzz::ShapePlan>,
     /// Glyph ids of the ASCII characters, looked up once.
     ascii: [Option<u16>; 128],
-    /// Glyphs every subset of this face starts with, in a fixed order (see [`Face::seed`]).
-    pub(crate) seed: Vec<u16>,
     /// Advance widths in thousandths of an em, by glyph id.
     widths: Vec<i32>,
     /// Shaping of plain ASCII without the shaper, for Latin text faces.
@@ -361,7 +345,6 @@ impl Face {
             cff: shaper.tables().cff.is_some(),
             plans,
             ascii,
-            seed: Vec::new(),
             widths,
             ascii_shaper: None,
             shaper,
@@ -379,17 +362,8 @@ impl Face {
         }
     }
 
-    /// Seeds subsets of a Latin text face with the glyphs of printable ASCII and common
-    /// punctuation, in a fixed order: most documents then use exactly the same glyph list, whose
-    /// embedded font program is cached instead of being subset and compressed again.
-    fn seed_common_glyphs(&mut self) {
-        let mut seed = Vec::with_capacity(110);
-        for c in (' '..='~').chain("“”‘’–—…•€é".chars()) {
-            if let Some(glyph) = self.shaper.glyph_index(c).map(|g| g.0).filter(|g| *g != 0 && !seed.contains(g)) {
-                seed.push(glyph);
-            }
-        }
-        self.seed = seed;
+    /// Builds the table that shapes plain ASCII without the shaper (for the Latin text face).
+    fn build_ascii_shaper(&mut self) {
         self.ascii_shaper = self.plan(Script::Latin).and_then(|plan| AsciiShaper::build(&self.shaper, plan));
         if self.ascii_shaper.is_none() {
             tracing::info!(font = %self.path.display(), "plain ASCII is shaped in full in this font");
@@ -429,8 +403,7 @@ pub struct FontLibrary {
     pub(crate) faces: Vec<Face>,
     roles: HashMap<Role, usize>,
     /// Per script and weight (regular, bold): the faces to try, best first.
-    chains: [[[Option<usize>; 3]; 2]; 5],
-    bold_faces: Vec<bool>,
+    chains: [[Option<usize>; 3]; 5],
     /// Embedded font programs by face and glyph list (see [`Face::seed`]).
     programs: BoundedCache<ProgramKey, Arc<FontProgram>>,
     /// Lines of the texts that are the same for many documents: fixed texts (labels, headings)
@@ -491,9 +464,6 @@ impl FontLibrary {
                 Some(slot) => {
                     library.roles.insert(role, slot);
                 }
-                None if matches!(role, Role::TextBold | Role::DevanagariBold) => {
-                    tracing::info!("no font for {}; bold is simulated", role.describe());
-                }
                 None => tracing::warn!(
                     "no font for {} in {}; such text falls back to the built-in Courier where it can \
                      (install the Noto fonts, or set {FONT_DIR_ENV})",
@@ -502,10 +472,8 @@ impl FontLibrary {
                 ),
             }
         }
-        for role in [Role::Text, Role::TextBold] {
-            if let Some(face) = library.roles.get(&role).copied().and_then(|slot| library.faces.get_mut(slot)) {
-                face.seed_common_glyphs();
-            }
+        if let Some(face) = library.roles.get(&Role::Text).copied().and_then(|slot| library.faces.get_mut(slot)) {
+            face.build_ascii_shaper();
         }
         library.precompute();
         library
@@ -520,8 +488,7 @@ impl FontLibrary {
         FontLibrary {
             faces: Vec::new(),
             roles: HashMap::new(),
-            chains: [[[None; 3]; 2]; 5],
-            bold_faces: Vec::new(),
+            chains: [[None; 3]; 5],
             programs: BoundedCache::new(PROGRAM_CACHE_BYTES),
             laid_out: BoundedCache::new(LAYOUT_CACHE_BYTES),
             to_unicode: BoundedCache::new(TO_UNICODE_CACHE_BYTES),
@@ -531,18 +498,11 @@ impl FontLibrary {
     /// Precomputes what rendering asks for every character.
     fn precompute(&mut self) {
         for script in Script::ALL {
-            for bold in [false, true] {
-                let chain = self.compute_chain(script, bold);
-                if let Some(entry) = self.chains.get_mut(script.index()).and_then(|c| c.get_mut(usize::from(bold))) {
-                    *entry = chain;
-                }
+            let chain = self.compute_chain(script);
+            if let Some(entry) = self.chains.get_mut(script.index()) {
+                *entry = chain;
             }
         }
-        self.bold_faces = (0..self.faces.len())
-            .map(|slot| {
-                self.roles.get(&Role::TextBold) == Some(&slot) || self.roles.get(&Role::DevanagariBold) == Some(&slot)
-            })
-            .collect();
     }
 
     /// The font file used for each kind of text, for a start-up log line.
@@ -566,17 +526,14 @@ impl FontLibrary {
     }
 
     /// The faces to try for a character of `script`, best first.
-    pub(crate) fn chain(&self, script: Script, bold: bool) -> &[Option<usize>; 3] {
+    pub(crate) fn chain(&self, script: Script) -> &[Option<usize>; 3] {
         const NONE: [Option<usize>; 3] = [None; 3];
-        self.chains.get(script.index()).and_then(|c| c.get(usize::from(bold))).unwrap_or(&NONE)
+        self.chains.get(script.index()).unwrap_or(&NONE)
     }
 
-    fn compute_chain(&self, script: Script, bold: bool) -> [Option<usize>; 3] {
-        let pick = |bold_role: Role, role: Role| {
-            if bold { self.roles.get(&bold_role).or(self.roles.get(&role)) } else { self.roles.get(&role) }
-        };
-        let text = pick(Role::TextBold, Role::Text).copied();
-        let deva = pick(Role::DevanagariBold, Role::Devanagari).copied();
+    fn compute_chain(&self, script: Script) -> [Option<usize>; 3] {
+        let text = self.roles.get(&Role::Text).copied();
+        let deva = self.roles.get(&Role::Devanagari).copied();
         let cjk = self.roles.get(&Role::Cjk).copied();
         let order = match script {
             Script::Latin | Script::Cyrillic | Script::Greek => [text, cjk, deva],
@@ -594,11 +551,6 @@ impl FontLibrary {
             }
         }
         chain
-    }
-
-    /// Whether the face is a real bold face (else bold text in it is simulated).
-    pub(crate) fn is_bold_face(&self, slot: usize) -> bool {
-        self.bold_faces.get(slot).copied().unwrap_or(false)
     }
 
     /// The embedded program for `glyphs` of a face, made by `make` unless cached. The key is the

@@ -10,6 +10,8 @@
 //! With a [`TimestampAuthority`] ([`PdfRenderer::with_timestamp_authority`]), the Certificate of
 //! Acceptance's signature carries an RFC 3161 timestamp (PAdES B-T); when the authority fails, the
 //! certificate is signed without it (B-B), a warning is logged and [`TimestampCounts`] counts it.
+//! The room for the token is the authority's last token's length and a margin; a token that does
+//! not fit makes the certificate be signed and stamped again with room for it.
 //! The agreement PDF, rendered again for every download and the same file each time, is never
 //! timestamped (B-B).
 //!
@@ -23,10 +25,12 @@
 
 mod cache;
 mod certificate;
+mod file;
 mod fonts;
 mod html;
 mod identity;
 mod layout;
+mod sfnt;
 mod sign;
 mod text;
 mod timestamp;
@@ -34,6 +38,7 @@ pub mod verify;
 mod writer;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use async_trait::async_trait;
 use clickwrap_domain::ports::{CertificateFacts, CertificateRenderer, RenderError};
@@ -47,11 +52,19 @@ pub use timestamp::{
 
 use crate::certificate::Validation;
 use crate::layout::Composer;
-use crate::sign::PendingSignature;
+use crate::sign::{PendingSignature, SignError};
 use crate::writer::{DocumentInfo, write_pdf};
 
 /// Where the service publishes its signing certificate (PEM), relative to its public base URL.
 pub const SIGNING_CERTIFICATE_PATH: &str = "/public-client/v1/signing-certificate";
+
+/// Room reserved for a renderer's first timestamp token, before it has seen one: a token with
+/// one certificate. A larger token makes that certificate be signed and stamped again.
+const FIRST_TOKEN_ROOM: usize = 2048;
+
+/// Added to the length of the authority's last token: its tokens differ by a few bytes (serial
+/// number, nonce, signature value, fractions of a second).
+const TOKEN_MARGIN: usize = 64;
 
 /// Renders and signs Certificates of Acceptance and agreement PDFs.
 #[derive(Debug)]
@@ -61,6 +74,18 @@ pub struct PdfRenderer {
     validation: Validation,
     timestamps: Option<Arc<dyn TimestampAuthority>>,
     timestamp_counts: Arc<TimestampCounts>,
+    /// The length of the last timestamp token received (0: none yet): the signature's room for
+    /// the next one is sized by it, as the reservation is hex that no compression reduces.
+    last_token_len: AtomicUsize,
+}
+
+/// Why a certificate's signature has no timestamp token.
+enum Unstamped {
+    /// The token is larger than the room reserved for it.
+    TooLarge {
+        token_len: usize,
+    },
+    Failed(String),
 }
 
 impl PdfRenderer {
@@ -72,7 +97,14 @@ impl PdfRenderer {
             fingerprint: identity.fingerprint_hex(),
             key_algorithm: identity.key_algorithm().to_string(),
         };
-        PdfRenderer { identity, fonts, validation, timestamps: None, timestamp_counts: Arc::default() }
+        PdfRenderer {
+            identity,
+            fonts,
+            validation,
+            timestamps: None,
+            timestamp_counts: Arc::default(),
+            last_token_len: AtomicUsize::new(0),
+        }
     }
 
     /// Timestamps the signature of every Certificate of Acceptance (PAdES B-T) with `authority`.
@@ -95,12 +127,12 @@ impl PdfRenderer {
     }
 
     /// Lays out and writes the PDF and signs it; the CMS is written in by the caller, with a
-    /// timestamp token or without.
+    /// timestamp token (of at most `token_room` bytes) or without.
     fn render(
         &self,
         facts: &CertificateFacts,
         with_agreement: bool,
-        timestamped: bool,
+        token_room: Option<usize>,
     ) -> Result<PendingSignature, RenderError> {
         let event = &facts.event;
         let mut composer = Composer::new(&self.fonts);
@@ -135,52 +167,72 @@ impl PdfRenderer {
             signing_time: signed_at,
             reason: format!("{kind} for clickwrap event {}", event.id),
             signature_page,
-            timestamped,
+            token_room,
         };
         write_pdf(&self.fonts, &pages, &info, &self.identity).map_err(|error| RenderError(error.to_string()))
     }
 
-    /// The timestamp token for the pending signature, or why there is none.
+    /// Room for the next timestamp token: the last one's length and a margin.
+    fn token_room(&self) -> usize {
+        match self.last_token_len.load(Ordering::Relaxed) {
+            0 => FIRST_TOKEN_ROOM,
+            len => len + TOKEN_MARGIN,
+        }
+    }
+
+    /// The pending signature with a timestamp token written in, or why there is none.
     async fn timestamp(
         &self,
         authority: &dyn TimestampAuthority,
         pending: &PendingSignature,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, Unstamped> {
         let digest = ring::digest::digest(&ring::digest::SHA256, pending.signature_value());
         let mut imprint = [0_u8; 32];
         imprint.copy_from_slice(digest.as_ref());
-        let token = authority.timestamp(imprint).await.map_err(|error| error.to_string())?;
-        // A token too large for the room reserved is a failure like any other: checked here, so
-        // that the certificate is still signed (without it).
-        pending.signed_pdf(Some(&token)).map_err(|error| error.to_string())
+        let token = authority.timestamp(imprint).await.map_err(|error| Unstamped::Failed(error.to_string()))?;
+        self.last_token_len.store(token.len(), Ordering::Relaxed);
+        pending.signed_pdf(Some(&token)).map_err(|error| match error {
+            SignError::TooLarge { .. } => Unstamped::TooLarge { token_len: token.len() },
+            other => Unstamped::Failed(other.to_string()),
+        })
     }
 }
 
 #[async_trait]
 impl CertificateRenderer for PdfRenderer {
     async fn render_certificate(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError> {
-        let pending = self.render(facts, false, self.timestamps.is_some())?;
         let Some(authority) = &self.timestamps else {
-            return pending.signed_pdf(None).map_err(|error| RenderError(error.to_string()));
+            return self.render(facts, false, None)?.signed_pdf(None).map_err(|error| RenderError(error.to_string()));
         };
-        match self.timestamp(authority.as_ref(), &pending).await {
+        let mut pending = self.render(facts, false, Some(self.token_room()))?;
+        let mut outcome = self.timestamp(authority.as_ref(), &pending).await;
+        if let Err(Unstamped::TooLarge { token_len }) = outcome {
+            // The token is over the signature value, which is over the reservation's size: a
+            // larger room needs a fresh signature and a fresh token.
+            pending = self.render(facts, false, Some(token_len + TOKEN_MARGIN))?;
+            outcome = self.timestamp(authority.as_ref(), &pending).await;
+        }
+        let error = match outcome {
             Ok(pdf) => {
                 self.timestamp_counts.count(true);
-                Ok(pdf)
+                return Ok(pdf);
             }
-            Err(error) => {
-                self.timestamp_counts.count(false);
-                tracing::warn!(
-                    event_id = %facts.event.id,
-                    %error,
-                    "the certificate's signature could not be timestamped; it is signed without a timestamp (PAdES B-B)"
-                );
-                pending.signed_pdf(None).map_err(|error| RenderError(error.to_string()))
-            }
-        }
+            Err(Unstamped::TooLarge { token_len }) => format!(
+                "the timestamp token ({token_len} bytes) does not fit the room reserved for it ({} bytes of signature)",
+                pending.reserved()
+            ),
+            Err(Unstamped::Failed(error)) => error,
+        };
+        self.timestamp_counts.count(false);
+        tracing::warn!(
+            event_id = %facts.event.id,
+            %error,
+            "the certificate's signature could not be timestamped; it is signed without a timestamp (PAdES B-B)"
+        );
+        pending.signed_pdf(None).map_err(|error| RenderError(error.to_string()))
     }
 
     fn render_agreement(&self, facts: &CertificateFacts) -> Result<Vec<u8>, RenderError> {
-        self.render(facts, true, false)?.signed_pdf(None).map_err(|error| RenderError(error.to_string()))
+        self.render(facts, true, None)?.signed_pdf(None).map_err(|error| RenderError(error.to_string()))
     }
 }

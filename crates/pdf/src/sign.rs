@@ -6,8 +6,8 @@
 //! SHA-256, so it cannot be swapped) and forbids a `signingTime` attribute (the time is the
 //! signature dictionary's `/M`). With a timestamp authority, the SignerInfo also carries, unsigned,
 //! an RFC 3161 timestamp token over its signature value (`id-aa-signatureTimeStampToken`): PAdES
-//! B-T instead of B-B. All certificates of the chain go into the CMS, so that a validator who trusts
-//! only the root can build the path.
+//! B-T instead of B-B. The certificates of the chain go into the CMS, so that a validator who trusts
+//! only the root can build the path; a self-signed root itself does not (the validator has it).
 //!
 //! The document is written once with placeholders of fixed width (a zero-filled hex string and a
 //! `/ByteRange` of wide dummy numbers); then the real ranges are written over the dummy numbers,
@@ -25,8 +25,6 @@ use der::{Decode, Encode, Sequence};
 use lopdf::{Dictionary, Object, StringFormat};
 use time::OffsetDateTime;
 use x509_cert::attr::Attribute;
-use x509_cert::ext::pkix::name::GeneralName;
-use x509_cert::serial_number::SerialNumber;
 use x509_cert::spki::AlgorithmIdentifierOwned;
 
 use crate::identity::SigningIdentity;
@@ -40,10 +38,6 @@ const ID_SIGNING_CERTIFICATE_V2: ObjectIdentifier = ObjectIdentifier::new_unwrap
 /// `id-aa-signatureTimeStampToken` (RFC 3161 appendix A).
 const ID_SIGNATURE_TIMESTAMP_TOKEN: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.14");
 pub(crate) const ID_SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.1");
-
-/// Room for a timestamp token in `/Contents`: the TSA's signature and its certificate chain; a few
-/// KB in practice, ample here.
-const TIMESTAMP_TOKEN_ROOM: usize = 16 * 1024;
 
 /// The dummy `/ByteRange` numbers: ten digits, wider than any offset in a PDF we write.
 const BYTE_RANGE_DUMMY: i64 = 9_999_999_999;
@@ -68,20 +62,29 @@ impl From<der::Error> for SignError {
     }
 }
 
-/// Bytes reserved for the DER signature: the certificates, the signature value, the issuer's name
-/// (in `signing-certificate-v2`) plus ample room for the rest (signed attributes, the structure
-/// around them) and, when the signature is to be timestamped, room for the token.
-pub(crate) fn reserved_signature_len(identity: &SigningIdentity, timestamped: bool) -> usize {
-    let certificates: usize =
-        identity.certificate_der().len() + identity.chain_der().iter().map(Vec::len).sum::<usize>();
-    let issuer = identity
-        .certificate()
-        .tbs_certificate
-        .issuer
-        .encoded_len()
-        .map_or(1024, |len| usize::try_from(u32::from(len)).unwrap_or(1024));
-    let timestamp = if timestamped { TIMESTAMP_TOKEN_ROOM } else { 0 };
-    certificates + identity.max_signature_len() + issuer + 768 + timestamp
+/// Bytes reserved for the DER signature: exactly the longest CMS this identity signs, found by
+/// encoding one with a placeholder signature value of the longest length, and with a placeholder
+/// timestamp token of `token_len` bytes when the signature is to be timestamped. The reservation
+/// is written as hex zeros, two bytes each, that no compression reduces: nothing is added at random.
+pub(crate) fn reserved_signature_len(identity: &SigningIdentity, token_len: Option<usize>) -> Result<usize, SignError> {
+    let signer = signer_info_with(identity, &[0; 32], vec![0xff; identity.max_signature_len()])?;
+    let placeholder_token = token_len.map(|len| Any::new(der::Tag::Sequence, vec![0; len])).transpose()?;
+    Ok(cms(signer, carried_certificates(identity)?, placeholder_token)?.len())
+}
+
+/// The certificates the CMS carries: the signer's and its chain, except a self-signed root (the
+/// trust anchor a validator has, or builds the path to, anyway). A self-signed signer's own
+/// certificate is always carried.
+fn carried_certificates(identity: &SigningIdentity) -> Result<CertificateSet, SignError> {
+    let mut certificates = SetOfVec::new();
+    certificates.insert(CertificateChoices::Certificate(identity.certificate().clone()))?;
+    for certificate in identity.chain() {
+        let tbs = &certificate.tbs_certificate;
+        if tbs.issuer != tbs.subject {
+            certificates.insert(CertificateChoices::Certificate(certificate.clone()))?;
+        }
+    }
+    Ok(CertificateSet(certificates))
 }
 
 /// The signature dictionary (`/Type /Sig`) with its placeholders.
@@ -171,17 +174,8 @@ pub(crate) fn prepare(
     let digest = context.finish();
 
     let signer = signer_info(identity, digest.as_ref())?;
-    let mut certificates = SetOfVec::new();
-    for certificate in std::iter::once(identity.certificate()).chain(identity.chain()) {
-        certificates.insert(CertificateChoices::Certificate(certificate.clone()))?;
-    }
-    Ok(PendingSignature {
-        pdf,
-        contents: (contents_start, contents_end),
-        reserved,
-        signer,
-        certificates: CertificateSet(certificates),
-    })
+    let certificates = carried_certificates(identity)?;
+    Ok(PendingSignature { pdf, contents: (contents_start, contents_end), reserved, signer, certificates })
 }
 
 impl PendingSignature {
@@ -209,30 +203,45 @@ impl PendingSignature {
         Ok(pdf)
     }
 
-    /// A CMS SignedData without the content (detached).
-    fn cms(&self, timestamp_token: Option<&[u8]>) -> Result<Vec<u8>, SignError> {
-        let mut signer = self.signer.clone();
-        if let Some(token) = timestamp_token {
-            let token = Any::from_der(token).map_err(|e| SignError::TimestampToken(e.to_string()))?;
-            let mut unsigned: UnsignedAttributes = SetOfVec::new();
-            unsigned.insert(attribute(ID_SIGNATURE_TIMESTAMP_TOKEN, token)?)?;
-            signer.unsigned_attrs = Some(unsigned);
-        }
-        let mut digest_algorithms = SetOfVec::new();
-        digest_algorithms.insert(sha256())?;
-        let mut signer_infos = SetOfVec::new();
-        signer_infos.insert(signer)?;
-        let signed_data = SignedData {
-            version: CmsVersion::V1,
-            digest_algorithms,
-            encap_content_info: EncapsulatedContentInfo { econtent_type: ID_DATA, econtent: None },
-            certificates: Some(self.certificates.clone()),
-            crls: None,
-            signer_infos: SignerInfos(signer_infos),
-        };
-        let content_info = ContentInfo { content_type: ID_SIGNED_DATA, content: Any::encode_from(&signed_data)? };
-        Ok(content_info.to_der()?)
+    /// The room reserved for the CMS, in bytes.
+    pub(crate) fn reserved(&self) -> usize {
+        self.reserved
     }
+
+    fn cms(&self, timestamp_token: Option<&[u8]>) -> Result<Vec<u8>, SignError> {
+        let token = timestamp_token
+            .map(|token| Any::from_der(token).map_err(|e| SignError::TimestampToken(e.to_string())))
+            .transpose()?;
+        cms(self.signer.clone(), self.certificates.clone(), token)
+    }
+}
+
+/// A CMS SignedData without the content (detached), the timestamp token (if any) an unsigned
+/// attribute of the signer.
+fn cms(
+    mut signer: SignerInfo,
+    certificates: CertificateSet,
+    timestamp_token: Option<Any>,
+) -> Result<Vec<u8>, SignError> {
+    if let Some(token) = timestamp_token {
+        let mut unsigned: UnsignedAttributes = SetOfVec::new();
+        unsigned.insert(attribute(ID_SIGNATURE_TIMESTAMP_TOKEN, token)?)?;
+        signer.unsigned_attrs = Some(unsigned);
+    }
+    let mut digest_algorithms = SetOfVec::new();
+    digest_algorithms.insert(sha256())?;
+    let mut signer_infos = SetOfVec::new();
+    signer_infos.insert(signer)?;
+    let signed_data = SignedData {
+        version: CmsVersion::V1,
+        digest_algorithms,
+        encap_content_info: EncapsulatedContentInfo { econtent_type: ID_DATA, econtent: None },
+        certificates: Some(certificates),
+        crls: None,
+        signer_infos: SignerInfos(signer_infos),
+    };
+    let content_info = ContentInfo { content_type: ID_SIGNED_DATA, content: Any::encode_from(&signed_data)? };
+    Ok(content_info.to_der()?)
 }
 
 const HEX_DIGITS: &[u8; 16] = b"0123456789ABCDEF";
@@ -255,27 +264,15 @@ fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// The signer's part, signed over the signed attributes: the content type, the SHA-256 digest of
 /// the signed byte ranges and `signing-certificate-v2`. No signing time: PAdES takes it from `/M`.
 fn signer_info(identity: &SigningIdentity, digest: &[u8]) -> Result<SignerInfo, SignError> {
-    let certificate = identity.certificate();
-
-    let mut signed_attrs: SignedAttributes = SetOfVec::new();
-    signed_attrs.insert(attribute(ID_CONTENT_TYPE, Any::encode_from(&ID_DATA)?)?)?;
-    signed_attrs.insert(attribute(ID_MESSAGE_DIGEST, Any::encode_from(&OctetString::new(digest)?)?)?)?;
-    let cert_hash = ring::digest::digest(&ring::digest::SHA256, identity.certificate_der());
-    let signing_certificate = SigningCertificateV2 {
-        certs: vec![EssCertIdV2 {
-            cert_hash: OctetString::new(cert_hash.as_ref())?,
-            issuer_serial: IssuerSerial {
-                issuer: vec![GeneralName::DirectoryName(certificate.tbs_certificate.issuer.clone())],
-                serial_number: certificate.tbs_certificate.serial_number.clone(),
-            },
-        }],
-    };
-    signed_attrs.insert(attribute(ID_SIGNING_CERTIFICATE_V2, Any::encode_from(&signing_certificate)?)?)?;
-
+    let signed_attrs = signed_attributes(identity, digest)?;
     // The signature is over the DER of the attributes as a SET OF (tag 0x31), RFC 5652 §5.4.
-    let to_sign = signed_attrs.to_der()?;
-    let signature = identity.sign(&to_sign).map_err(|e| SignError::Key(e.to_string()))?;
+    let signature = identity.sign(&signed_attrs.to_der()?).map_err(|e| SignError::Key(e.to_string()))?;
+    signer_info_with(identity, digest, signature)
+}
 
+/// The signer's part with the given signature value over the signed attributes for `digest`.
+fn signer_info_with(identity: &SigningIdentity, digest: &[u8], signature: Vec<u8>) -> Result<SignerInfo, SignError> {
+    let certificate = identity.certificate();
     Ok(SignerInfo {
         version: CmsVersion::V1,
         sid: SignerIdentifier::IssuerAndSerialNumber(IssuerAndSerialNumber {
@@ -283,11 +280,22 @@ fn signer_info(identity: &SigningIdentity, digest: &[u8]) -> Result<SignerInfo, 
             serial_number: certificate.tbs_certificate.serial_number.clone(),
         }),
         digest_alg: sha256(),
-        signed_attrs: Some(signed_attrs),
+        signed_attrs: Some(signed_attributes(identity, digest)?),
         signature_algorithm: identity.signature_algorithm(),
         signature: OctetString::new(signature)?,
         unsigned_attrs: None,
     })
+}
+
+fn signed_attributes(identity: &SigningIdentity, digest: &[u8]) -> Result<SignedAttributes, SignError> {
+    let mut signed_attrs: SignedAttributes = SetOfVec::new();
+    signed_attrs.insert(attribute(ID_CONTENT_TYPE, Any::encode_from(&ID_DATA)?)?)?;
+    signed_attrs.insert(attribute(ID_MESSAGE_DIGEST, Any::encode_from(&OctetString::new(digest)?)?)?)?;
+    let cert_hash = ring::digest::digest(&ring::digest::SHA256, identity.certificate_der());
+    let signing_certificate =
+        SigningCertificateV2 { certs: vec![EssCertIdV2 { cert_hash: OctetString::new(cert_hash.as_ref())? }] };
+    signed_attrs.insert(attribute(ID_SIGNING_CERTIFICATE_V2, Any::encode_from(&signing_certificate)?)?)?;
+    Ok(signed_attrs)
 }
 
 fn sha256() -> AlgorithmIdentifierOwned {
@@ -300,17 +308,12 @@ struct SigningCertificateV2 {
     certs: Vec<EssCertIdV2>,
 }
 
-/// `ESSCertIDv2`: its `hashAlgorithm` is left out, as DER asks of the default, SHA-256.
+/// `ESSCertIDv2`: its `hashAlgorithm` is left out, as DER asks of the default, SHA-256, and its
+/// optional `issuerSerial` too, as the CAdES baseline profile (ETSI EN 319 122-1) recommends:
+/// the hash alone binds the certificate.
 #[derive(Debug, Sequence)]
 struct EssCertIdV2 {
     cert_hash: OctetString,
-    issuer_serial: IssuerSerial,
-}
-
-#[derive(Debug, Sequence)]
-struct IssuerSerial {
-    issuer: Vec<GeneralName>,
-    serial_number: SerialNumber,
 }
 
 fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute, SignError> {

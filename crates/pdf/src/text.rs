@@ -172,7 +172,8 @@ pub(crate) fn shape(library: &FontLibrary, text: &str, styles: &[(Range<usize>, 
             FontSlot::Face(slot) => {
                 let Some(face) = library.face(slot) else { continue };
                 let scale = run.style.size / face.units_per_em;
-                let fake_bold = run.style.bold && !library.is_bold_face(slot);
+                // Bold is simulated: the text faces come in one weight (see `fonts::Role`).
+                let fake_bold = run.style.bold;
                 let fast = face
                     .ascii_shaper
                     .as_ref()
@@ -290,7 +291,7 @@ fn itemize(library: &FontLibrary, text: &str, styles: &[(Range<usize>, TextStyle
 /// Whether `font` is one the script's chain would pick from, for the weight asked.
 fn suits(library: &FontLibrary, font: FontSlot, script: Script, bold: bool) -> bool {
     match font {
-        FontSlot::Face(slot) => library.chain(script, bold).contains(&Some(slot)),
+        FontSlot::Face(slot) => library.chain(script).contains(&Some(slot)),
         FontSlot::Courier { bold: courier_bold } => courier_bold == bold,
     }
 }
@@ -304,7 +305,7 @@ fn has_char(library: &FontLibrary, font: FontSlot, c: char) -> bool {
 
 fn choose_font(library: &FontLibrary, script: Script, bold: bool, c: char) -> FontSlot {
     library
-        .chain(script, bold)
+        .chain(script)
         .iter()
         .flatten()
         .copied()

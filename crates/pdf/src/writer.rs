@@ -39,8 +39,8 @@ pub(crate) struct DocumentInfo {
     pub(crate) reason: String,
     /// The page (0-based) that carries the (invisible) signature field.
     pub(crate) signature_page: usize,
-    /// Whether to reserve room in the signature for a timestamp token.
-    pub(crate) timestamped: bool,
+    /// The room to reserve in the signature for a timestamp token, in bytes; `None`: not timestamped.
+    pub(crate) token_room: Option<usize>,
 }
 
 /// A PDF text string: literal when plain ASCII, else UTF-16BE with a byte-order mark.
@@ -83,6 +83,7 @@ pub(crate) fn write_pdf(
     let mut fonts: HashMap<FontSlot, UsedFont> = HashMap::new();
     let mut font_order: Vec<FontSlot> = Vec::new();
 
+    number_glyphs_in_text_order(pages, &mut doc, &mut fonts, &mut font_order)?;
     let mut page_ids = Vec::with_capacity(pages.len());
     for page in pages {
         let content = page_content(library, page, &mut doc, &mut fonts, &mut font_order)?;
@@ -122,7 +123,7 @@ pub(crate) fn write_pdf(
     doc.objects.insert(pages_id, Object::Dictionary(pages_dict));
 
     // The signature: an invisible widget on the certificate's page, its field in the AcroForm.
-    let reserved = reserved_signature_len(identity, info.timestamped);
+    let reserved = reserved_signature_len(identity, info.token_room)?;
     let signer_name = identity.common_name();
     let signature_id =
         doc.try_add_object(signature_dictionary(reserved, info.signing_time, signer_name.as_deref(), &info.reason))?;
@@ -160,17 +161,13 @@ pub(crate) fn write_pdf(
     document_info.set("CreationDate", Object::String(date.into_bytes(), StringFormat::Literal));
     let info_id = doc.try_add_object(document_info)?;
 
-    doc.trailer.set("Root", catalog_id);
-    doc.trailer.set("Info", info_id);
-
-    let mut bytes = Vec::with_capacity(64 * 1024);
-    doc.save_to(&mut bytes)?;
+    let bytes = crate::file::save(&doc, catalog_id, info_id, signature_id)?;
     Ok(prepare(bytes, reserved, identity)?)
 }
 
-/// A stream made for this document only (page content, ToUnicode): compressed fast.
+/// A stream made for this document only (page content).
 fn compressed_stream(dict: Dictionary, content: &[u8]) -> Result<Stream, WriteError> {
-    flate_stream(dict, deflate(content, Level::Fast)?)
+    flate_stream(dict, deflate(content, Level::PerDocument)?)
 }
 
 fn flate_stream(mut dict: Dictionary, compressed: Vec<u8>) -> Result<Stream, WriteError> {
@@ -180,24 +177,29 @@ fn flate_stream(mut dict: Dictionary, compressed: Vec<u8>) -> Result<Stream, Wri
     Ok(stream)
 }
 
+/// zlib's level for [`Level::PerDocument`].
+const PER_DOCUMENT_LEVEL: u32 = 6;
+
 #[derive(Debug, Clone, Copy)]
-enum Level {
-    /// For what is compressed once per document.
-    Fast,
-    /// For font programs, which are cached and reused.
+pub(crate) enum Level {
+    /// For what is made once per document (page contents, the object and cross-reference
+    /// streams): within a few bytes of the best level for a page of text, at a fraction of its
+    /// time.
+    PerDocument,
+    /// For font programs and ToUnicode maps, which are cached and reused.
     Best,
 }
 
 /// zlib (`/FlateDecode`) with one compressor per thread and level, reset between uses: a
-/// compressor's tables are large, and allocating them for every stream was most of the cost of a
-/// document.
-fn deflate(data: &[u8], level: Level) -> Result<Vec<u8>, WriteError> {
+/// compressor's tables are large, and allocating them for every stream was most of the cost of
+/// a document.
+pub(crate) fn deflate(data: &[u8], level: Level) -> Result<Vec<u8>, WriteError> {
     thread_local! {
-        static FAST: RefCell<Compress> = RefCell::new(Compress::new(Compression::new(1), true));
-        static BEST: RefCell<Compress> = RefCell::new(Compress::new(Compression::new(9), true));
+        static PER_DOCUMENT: RefCell<Compress> = RefCell::new(Compress::new(Compression::new(PER_DOCUMENT_LEVEL), true));
+        static BEST: RefCell<Compress> = RefCell::new(Compress::new(Compression::best(), true));
     }
     let key = match level {
-        Level::Fast => &FAST,
+        Level::PerDocument => &PER_DOCUMENT,
         Level::Best => &BEST,
     };
     key.with(|compressor| {
@@ -280,7 +282,7 @@ fn embedded_font(
 
     // Documents with the same text in a subset have the same map: compressed once.
     let to_unicode =
-        library.to_unicode(&used.to_unicode, || deflate(&to_unicode_cmap(&used.to_unicode), Level::Fast))?;
+        library.to_unicode(&used.to_unicode, || deflate(&to_unicode_cmap(&used.to_unicode), Level::Best))?;
     let to_unicode_id = doc.try_add_object(flate_stream(Dictionary::new(), to_unicode.to_vec())?)?;
 
     let mut font = Dictionary::new();
@@ -297,11 +299,13 @@ fn embedded_font(
 fn font_program(face: &Face, remapper: &GlyphRemapper) -> Result<FontProgram, WriteError> {
     let subset = subsetter::subset(face.data, face.index, remapper)
         .map_err(|e| WriteError::Font(format!("{}: {e}", face.postscript_name)))?;
+    let slim;
     let program: &[u8] = if face.cff {
         let raw = ttf_parser::RawFace::parse(&subset, 0).map_err(|e| WriteError::Font(e.to_string()))?;
         raw.table(ttf_parser::Tag::from_bytes(b"CFF ")).ok_or(WriteError::Font("no CFF table".to_owned()))?
     } else {
-        &subset
+        slim = crate::sfnt::slim_truetype(&subset);
+        slim.as_deref().unwrap_or(&subset)
     };
     Ok(FontProgram { compressed: deflate(program, Level::Best)?, length: program.len() })
 }
@@ -333,7 +337,39 @@ fn to_unicode_cmap(registry: &[Option<String>]) -> Vec<u8> {
         .enumerate()
         .filter_map(|(gid, text)| text.as_ref().filter(|text| !text.is_empty()).map(|text| (gid, text)))
         .collect();
-    for chunk in entries.chunks(100) {
+    // Runs of consecutive glyph ids standing for consecutive characters (one UTF-16 unit each,
+    // within one block of 256 on both sides) become ranges.
+    let single_unit = |text: &str| {
+        let mut units = text.encode_utf16();
+        units.next().filter(|_| units.next().is_none())
+    };
+    let mut ranges: Vec<(usize, usize, u16)> = Vec::new();
+    let mut chars: Vec<(usize, &String)> = Vec::new();
+    let mut index = 0;
+    while let Some(&(gid, text)) = entries.get(index) {
+        let mut end = index;
+        if let Some(unit) = single_unit(text) {
+            while let Some(&(next_gid, next_text)) = entries.get(end + 1) {
+                let step = next_gid - gid;
+                let continues = next_gid >> 8 == gid >> 8
+                    && next_gid == gid + (end + 1 - index)
+                    && single_unit(next_text)
+                        .is_some_and(|next| usize::from(next) == usize::from(unit) + step && next >> 8 == unit >> 8);
+                if !continues {
+                    break;
+                }
+                end += 1;
+            }
+            if end > index {
+                ranges.push((gid, gid + (end - index), unit));
+            }
+        }
+        if end == index {
+            chars.push((gid, text));
+        }
+        index = end + 1;
+    }
+    for chunk in chars.chunks(100) {
         out.push_str(&format!("{} beginbfchar\n", chunk.len()));
         for (gid, text) in chunk {
             out.push_str(&format!("<{gid:04X}> <"));
@@ -344,8 +380,67 @@ fn to_unicode_cmap(registry: &[Option<String>]) -> Vec<u8> {
         }
         out.push_str("endbfchar\n");
     }
+    for chunk in ranges.chunks(100) {
+        out.push_str(&format!("{} beginbfrange\n", chunk.len()));
+        for (first, last, unit) in chunk {
+            out.push_str(&format!("<{first:04X}> <{last:04X}> <{unit:04X}>\n"));
+        }
+        out.push_str("endbfrange\n");
+    }
     out.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
     out.into_bytes()
+}
+
+/// The font's entry in this document, made on first use.
+fn used_font<'a>(
+    slot: FontSlot,
+    doc: &mut Document,
+    fonts: &'a mut HashMap<FontSlot, UsedFont>,
+    font_order: &mut Vec<FontSlot>,
+) -> Result<&'a mut UsedFont, WriteError> {
+    if !fonts.contains_key(&slot) {
+        let name = format!("F{}", fonts.len());
+        let id = doc.try_new_object_id()?;
+        // Only the glyphs used: the subset (cached by its glyph list) is the smallest.
+        fonts.insert(slot, UsedFont { name, id, remapper: GlyphRemapper::new(), to_unicode: Vec::new() });
+        font_order.push(slot);
+    }
+    fonts.get_mut(&slot).ok_or_else(|| WriteError::Font("a font vanished".to_owned()))
+}
+
+/// Numbers each embedded face's glyphs in the order of the text they stand for, before the
+/// content is written: consecutive characters get consecutive subset glyph ids, which the
+/// ToUnicode map then writes as ranges instead of one entry each.
+fn number_glyphs_in_text_order(
+    pages: &[Page],
+    doc: &mut Document,
+    fonts: &mut HashMap<FontSlot, UsedFont>,
+    font_order: &mut Vec<FontSlot>,
+) -> Result<(), WriteError> {
+    // Each glyph once, with the text it first stands for: a page repeats the few dozen glyphs
+    // of its text, and sorting them all was a tenth of a certificate's time.
+    let mut first_text: HashMap<(FontSlot, u16), &str> = HashMap::new();
+    for page in pages {
+        for item in &page.items {
+            let Item::Text { run, .. } = item else { continue };
+            if !matches!(run.font, FontSlot::Face(_)) {
+                continue;
+            }
+            used_font(run.font, doc, fonts, font_order)?;
+            for glyph in run.glyphs.iter().filter(|glyph| !glyph.shared_cluster) {
+                first_text.entry((run.font, glyph.id)).or_insert_with(|| run.glyph_text(glyph));
+            }
+        }
+    }
+    let mut glyphs: Vec<(&str, FontSlot, u16)> =
+        first_text.into_iter().map(|((slot, glyph), text)| (text, slot, glyph)).collect();
+    glyphs.sort_unstable_by(|a, b| (a.0, a.2).cmp(&(b.0, b.2)));
+    for (_, slot, glyph) in glyphs {
+        if let Some(used) = fonts.get_mut(&slot) {
+            used.remapper.remap(glyph);
+        }
+    }
+    Ok(())
 }
 
 fn page_content(
@@ -374,19 +469,7 @@ fn page_content(
                 out.extend_from_slice(b" l S Q\n");
             }
             Item::Text { x, y, run } => {
-                if !fonts.contains_key(&run.font) {
-                    let name = format!("F{}", fonts.len());
-                    let id = doc.try_new_object_id()?;
-                    let remapper = match run.font {
-                        FontSlot::Face(index) => {
-                            GlyphRemapper::new_from_glyphs(library.face(index).map_or(&[][..], |face| &face.seed))
-                        }
-                        FontSlot::Courier { .. } => GlyphRemapper::new(),
-                    };
-                    fonts.insert(run.font, UsedFont { name, id, remapper, to_unicode: Vec::new() });
-                    font_order.push(run.font);
-                }
-                let Some(used) = fonts.get_mut(&run.font) else { continue };
+                let used = used_font(run.font, doc, fonts, font_order)?;
                 let face = match run.font {
                     FontSlot::Face(index) => library.face(index),
                     FontSlot::Courier { .. } => None,
@@ -452,18 +535,24 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
     out.push(b' ');
     num(out, size);
     out.extend_from_slice(b" Tf ");
-    out.extend_from_slice(if run.style.italic { b"1 0 0.2 1 " } else { b"1 0 0 1 " });
+    // Upright text is moved to its place (`Td` from the origin that `BT` starts at), italic text
+    // is slanted with a text matrix.
+    if run.style.italic {
+        out.extend_from_slice(b"1 0 0.2 1 ");
+    }
     num(out, x);
     out.push(b' ');
     num(out, y);
-    out.extend_from_slice(b" Tm\n");
+    out.extend_from_slice(if run.style.italic { b" Tm\n" } else { b" Td\n" });
     if actual_text {
         out.extend_from_slice(b"/Span<</ActualText<");
         hex(out, &utf16be(run.text()));
         out.extend_from_slice(b">>>BDC\n");
     }
 
-    let hex_width = if face.is_some() { 4 } else { 2 };
+    // Glyph codes as literal strings of bytes (two per glyph in the embedded faces, Identity-H):
+    // half the size of hex before compression, and smaller after it.
+    let two_bytes = face.is_some();
     let mut cursor = 0.0_f32;
     let mut rise = 0.0_f32;
     let mut open = false;
@@ -471,7 +560,7 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
     for (glyph, (id, width)) in run.glyphs.iter().zip(&glyphs) {
         if (glyph.dy - rise).abs() > 0.001 {
             if in_string {
-                out.push(b'>');
+                out.push(b')');
                 in_string = false;
             }
             if open {
@@ -489,21 +578,21 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
         let delta = glyph.x - cursor;
         if delta.abs() > size * 0.0005 {
             if in_string {
-                out.push(b'>');
+                out.push(b')');
                 in_string = false;
             }
             num(out, -delta * 1000.0 / size);
         }
         if !in_string {
-            out.push(b'<');
+            out.push(b'(');
             in_string = true;
         }
         let bytes = id.to_be_bytes();
-        hex(out, if hex_width == 4 { &bytes } else { bytes.get(1..).unwrap_or_default() });
+        literal(out, if two_bytes { &bytes } else { bytes.get(1..).unwrap_or_default() });
         cursor = glyph.x + *width as f32 * size / 1000.0;
     }
     if in_string {
-        out.push(b'>');
+        out.push(b')');
     }
     if open {
         out.extend_from_slice(b"]TJ");
@@ -516,9 +605,22 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
     }
     out.extend_from_slice(b" ET");
     if styled {
-        out.extend_from_slice(if run.fake_bold { b" 0 Tr Q" } else { b" Q" });
+        // `Q` restores the text rendering mode with the rest of the graphics state.
+        out.extend_from_slice(b" Q");
     }
     out.push(b'\n');
+}
+
+/// Bytes in a literal string: parentheses and backslashes escaped, and carriage returns, which a
+/// reader would take for a line end.
+fn literal(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &byte in bytes {
+        match byte {
+            b'(' | b')' | b'\\' => out.extend_from_slice(&[b'\\', byte]),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => out.push(byte),
+        }
+    }
 }
 
 fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
@@ -585,5 +687,13 @@ mod tests {
         let registry = [None, Some("A".to_owned()), Some("fi".to_owned()), Some(String::new()), None];
         let cmap = String::from_utf8(to_unicode_cmap(&registry)).unwrap();
         assert!(cmap.contains("2 beginbfchar\n<0001> <0041>\n<0002> <00660069>\nendbfchar"));
+        // Consecutive glyphs for consecutive characters: one range.
+        let registry: Vec<Option<String>> = [None, Some("a"), Some("b"), Some("c"), Some("x"), Some("ff")]
+            .into_iter()
+            .map(|text| text.map(str::to_owned))
+            .collect();
+        let cmap = String::from_utf8(to_unicode_cmap(&registry)).unwrap();
+        assert!(cmap.contains("2 beginbfchar\n<0004> <0078>\n<0005> <00660066>\nendbfchar"), "{cmap}");
+        assert!(cmap.contains("1 beginbfrange\n<0001> <0003> <0061>\nendbfrange"), "{cmap}");
     }
 }

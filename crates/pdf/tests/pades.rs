@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 
 use clickwrap_domain::ports::CertificateRenderer;
 use clickwrap_pdf::{FontLibrary, IdentityError, KeyAlgorithm, PdfRenderer, SigningIdentity};
-use common::pki::{DownTsa, GarbageTsa, OpensslTsa, PKCS12_PASSWORD, Pki, path_str};
+use common::pki::{DownTsa, GarbageTsa, LargeTokenTsa, OpensslTsa, PKCS12_PASSWORD, Pki, path_str};
 use common::*;
 
 /// The PKI of this test binary, made once; `None` (and the test passes loudly) without openssl.
@@ -101,9 +101,11 @@ fn a_ca_issued_certificate_signs_pades_b_b_that_pyhanko_trusts_through_the_root_
         assert!(cms.contains("id-smime-aa-signingCertificateV2"), "{cms}");
         assert!(!cms.contains("signingTime"), "PAdES forbids the signingTime attribute:\n{cms}");
         assert!(!cms.contains("id-smime-aa-timeStampToken"), "no TSA, no timestamp:\n{cms}");
-        for name in ["CN=Acme Consent Signing", "CN=Test Intermediate CA", "O=Clickwrap tests, CN=Test Root CA"] {
+        for name in ["CN=Acme Consent Signing", "CN=Test Intermediate CA"] {
             assert!(cms.contains(&format!("subject: {name}")), "{name} is not in the CMS certificates:\n{cms}");
         }
+        // The self-signed root is the validator's trust anchor: carrying it would only add bytes.
+        assert!(!cms.contains("subject: O=Clickwrap tests, CN=Test Root CA"), "the root is carried:\n{cms}");
     }
     if available("pdfsig", "Poppler signature validation") {
         let out = pdfsig(&path);
@@ -276,6 +278,36 @@ fn when_the_timestamp_authority_fails_the_certificate_is_still_signed_b_b_and_th
             assert_eq!(out.status, 0, "{name}: {}", out.text);
             assert!(out.text.contains(":INTACT:TRUSTED,UNTOUCHED"), "{name}: {}", out.text);
             assert!(!out.text.contains("TIMESTAMP_TOKEN"), "{name}: {}", out.text);
+        }
+    }
+}
+
+#[test]
+fn a_token_larger_than_the_room_reserved_is_stamped_again_with_room_for_it() {
+    let Some(pki) = pki() else { return };
+    let authority = Arc::new(LargeTokenTsa(pki, std::sync::atomic::AtomicU64::new(0)));
+    let renderer = renderer_for(ca_identity(pki)).with_timestamp_authority(authority.clone());
+    let answers = || authority.1.load(std::sync::atomic::Ordering::Relaxed);
+    // The first certificate reserves room for a small token: its signature is made and stamped
+    // again with room for this authority's tokens; the next one reserves that room at once.
+    let first = certificate(&renderer, &english_facts());
+    assert_eq!(answers(), 2);
+    let second = certificate(&renderer, &english_facts());
+    assert_eq!(answers(), 3);
+    assert_eq!((renderer.timestamp_counts().stamped(), renderer.timestamp_counts().failed()), (2, 0));
+    for (name, pdf) in [("first", &first), ("second", &second)] {
+        let path = write(&format!("pades-large-token-{name}.pdf"), pdf);
+        if available("pdfsig", "Poppler signature validation") {
+            let out = pdfsig(&path);
+            assert!(out.text.contains("Signature is Valid."), "{name}: {}", out.text);
+        }
+        if available("pyhanko", "pyHanko signature validation") {
+            let summary = pyhanko_summary(&path, &pki.path("root.pem"));
+            assert!(
+                summary.text.contains(":INTACT:TRUSTED,TIMESTAMP_TOKEN<INTACT:TRUSTED>,UNTOUCHED"),
+                "{name}: {}",
+                summary.text
+            );
         }
     }
 }

@@ -106,11 +106,12 @@ fn the_byte_range_covers_the_whole_file_but_the_signature() {
 fn any_changed_byte_in_the_signed_range_fails_both_validators() {
     let pdf = certificate_pdf();
     let [_, first_len, second_start, _] = byte_range(&pdf);
-    // A byte before the signature (a page's size) and one after it (the producer's name), each
-    // changed so that the file still parses.
-    let in_first = find(&pdf, b"/MediaBox[0 0 595") + "/MediaBox[0 0 ".len();
+    // A byte before the signature (the font program's length, in a stream's dictionary: the other
+    // dictionaries are compressed) and one after it (the signature's reason), each changed so
+    // that the file still parses.
+    let in_first = find(&pdf, b"/Length1 ") + "/Length1 ".len();
     assert!(in_first < first_len);
-    let in_second = find(&pdf, b"/Producer(Clickwrap") + "/Producer(".len();
+    let in_second = find(&pdf, b"/Reason(Certificate") + "/Reason(".len();
     assert!(in_second > second_start);
     for (name, at) in [("first", in_first), ("second", in_second)] {
         let mut tampered = pdf.clone();

@@ -276,3 +276,32 @@ fn long_agreements_flow_onto_more_pages() {
         assert!(pdfsig(&path).text.contains("Signature is Valid."));
     }
 }
+
+/// The text of a certificate as pdftotext extracts it, white space removed (lines break where the
+/// layout puts them) and the signing certificate's fingerprint, which differs from run to run,
+/// replaced by a mark.
+fn extracted_certificate_text(name: &str, facts: &clickwrap_domain::ports::CertificateFacts) -> String {
+    let path = write(&format!("certificate-text-{name}.pdf"), &certificate(renderer(), facts));
+    let text = squeeze(&pdftotext(&path));
+    text.replace(&renderer().identity().fingerprint_hex(), "<fingerprint>")
+}
+
+#[test]
+fn certificates_in_english_hindi_and_chinese_extract_to_the_expected_text() {
+    if !available("pdftotext", "text extraction") || !fonts_installed() {
+        return;
+    }
+    let expected_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected");
+    for (name, facts) in [("en", english_facts()), ("hi", hindi_facts()), ("zh", chinese_facts())] {
+        let text = extracted_certificate_text(name, &facts);
+        let expected_path = expected_dir.join(format!("certificate-{name}.txt"));
+        // Set to write the files anew after a deliberate change of the certificate's wording.
+        if std::env::var_os("CLICKWRAP_WRITE_EXPECTED_TEXT").is_some() {
+            std::fs::create_dir_all(&expected_dir).unwrap();
+            std::fs::write(&expected_path, format!("{text}\n")).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap();
+        assert_eq!(text, expected.trim_end(), "{name}: the extracted text differs from {}", expected_path.display());
+    }
+}

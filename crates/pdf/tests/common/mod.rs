@@ -80,6 +80,26 @@ pub(crate) fn english_facts() -> CertificateFacts {
     facts(event)
 }
 
+/// A Hindi agreement, personalized in Hindi.
+pub(crate) fn hindi_facts() -> CertificateFacts {
+    let mut event = event(
+        Language::Hindi,
+        "सेवा की शर्तें",
+        "<h1>सेवा की शर्तें</h1><p>नमस्ते अदा लवलेस, खाता बनाकर आप इन शर्तों से सहमत होते हैं।</p>",
+    );
+    event.template_placeholders =
+        Some(r#"{"fullName":"अदा लवलेस","customPlaceholders":{"plan":"प्रो योजना"}}"#.to_owned());
+    facts(event)
+}
+
+/// A Chinese agreement, personalized in Chinese.
+pub(crate) fn chinese_facts() -> CertificateFacts {
+    let mut event =
+        event(Language::Chinese, "服务条款", "<h1>服务条款</h1><p>李华您好，创建账户即表示您同意这些条款。</p>");
+    event.template_placeholders = Some(r#"{"fullName":"李华","customPlaceholders":{"plan":"专业版"}}"#.to_owned());
+    facts(event)
+}
+
 /// The Certificate of Acceptance, rendered as the server does (async: it may be timestamped).
 pub(crate) fn certificate(renderer: &PdfRenderer, facts: &CertificateFacts) -> Vec<u8> {
     use clickwrap_domain::ports::CertificateRenderer as _;

@@ -98,17 +98,22 @@ impl Pki {
         pki.openssl(&["ec", "-in", "leaf.key", "-out", "leaf-sec1.key"]);
         pki.openssl(&["rsa", "-in", "rsa-leaf.key", "-traditional", "-out", "rsa-leaf-pkcs1.key"]);
         std::fs::write(pki.path("tsa-serial"), "01\n").unwrap();
-        std::fs::write(
-            pki.path("tsa.cnf"),
+        // A second authority configuration whose tokens carry four more certificates (an RSA one
+        // among them): tokens of about 3.5 KB.
+        pki.concat("tsa-bundle.pem", &["root.pem", "intermediate.pem", "rsa-leaf.pem", "leaf.pem"]);
+        for (config, certs) in [("tsa.cnf", "root.pem"), ("tsa-large.cnf", "tsa-bundle.pem")] {
+            std::fs::write(
+            pki.path(config),
             format!(
                 "[tsa]\ndefault_tsa = tsa_config\n[tsa_config]\nserial = {dir}/tsa-serial\ncrypto_device = builtin\n\
-                 signer_cert = {dir}/tsa.pem\ncerts = {dir}/root.pem\nsigner_key = {dir}/tsa.key\n\
+                 signer_cert = {dir}/tsa.pem\ncerts = {dir}/{certs}\nsigner_key = {dir}/tsa.key\n\
                  signer_digest = sha256\ndefault_policy = 1.3.6.1.4.1.99999.1\ndigests = sha256\n\
                  accuracy = secs:1\nordering = no\ntsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
                 dir = pki.dir.display()
             ),
         )
         .unwrap();
+        }
         pki
     }
 
@@ -170,6 +175,11 @@ impl Pki {
 
     /// What `openssl ts -reply` answers to a DER `TimeStampReq`: a DER `TimeStampResp`.
     pub(crate) fn timestamp_reply(&self, request: &[u8]) -> Vec<u8> {
+        self.timestamp_reply_with("tsa.cnf", request)
+    }
+
+    /// [`Pki::timestamp_reply`] with the authority configuration `config`.
+    pub(crate) fn timestamp_reply_with(&self, config: &str, request: &[u8]) -> Vec<u8> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let query = self.path(&format!("query-{n}.tsq"));
@@ -181,7 +191,7 @@ impl Pki {
                 "ts",
                 "-reply",
                 "-config",
-                self.path("tsa.cnf").to_str().unwrap(),
+                self.path(config).to_str().unwrap(),
                 "-queryfile",
                 query.to_str().unwrap(),
                 "-out",
@@ -202,6 +212,19 @@ impl TimestampAuthority for OpensslTsa<'static> {
     async fn timestamp(&self, message_imprint_sha256: [u8; 32]) -> Result<Vec<u8>, TimestampError> {
         let request = TimestampRequest::new(message_imprint_sha256)?;
         request.token_from_response(&self.0.timestamp_reply(request.der()))
+    }
+}
+
+/// The same authority with tokens of about 3.5 KB (more certificates), counting its answers.
+#[derive(Debug)]
+pub(crate) struct LargeTokenTsa<'a>(pub(crate) &'a Pki, pub(crate) AtomicU64);
+
+#[async_trait]
+impl TimestampAuthority for LargeTokenTsa<'static> {
+    async fn timestamp(&self, message_imprint_sha256: [u8; 32]) -> Result<Vec<u8>, TimestampError> {
+        self.1.fetch_add(1, Ordering::Relaxed);
+        let request = TimestampRequest::new(message_imprint_sha256)?;
+        request.token_from_response(&self.0.timestamp_reply_with("tsa-large.cnf", request.der()))
     }
 }
 
