@@ -13,11 +13,11 @@ use crate::text::{FontSlot, Glyph, Shaped, TextStyle, shape};
 pub(crate) const PAGE_WIDTH: f32 = 595.276;
 pub(crate) const PAGE_HEIGHT: f32 = 841.89;
 pub(crate) const MARGIN_X: f32 = 56.7;
-pub(crate) const MARGIN_TOP: f32 = 56.7;
-pub(crate) const MARGIN_BOTTOM: f32 = 62.0;
+pub(crate) const MARGIN_TOP: f32 = 42.5;
+pub(crate) const MARGIN_BOTTOM: f32 = 50.0;
 pub(crate) const CONTENT_WIDTH: f32 = PAGE_WIDTH - 2.0 * MARGIN_X;
 /// Line height as a multiple of the font size (room for Devanagari marks above and below).
-const LEADING: f32 = 1.45;
+const LEADING: f32 = 1.40;
 
 /// Paragraph text with its styles.
 #[derive(Debug, Clone, Default)]
