@@ -27,6 +27,7 @@ use time::format_description::well_known::Rfc3339;
 
 use super::service::client::{Connection, query_value};
 use super::service::data::{OPERATOR, PUBLIC};
+use super::service::flows::verify;
 use super::service::receiver::Receiver;
 use super::service::server::{self, Server};
 
@@ -325,22 +326,8 @@ async fn flow(
         .send(Method::POST, &format!("{PUBLIC}/clickwrap"), &headers, Some(&action))
         .await?
         .expect(201, "POST /clickwrap")?;
-    let signature = recorded.get("serviceSignature").cloned().ok_or("no serviceSignature")?;
-    let credentials = [("x-app-id", installation.app_id.as_str()), ("x-app-key", installation.app_key.as_str())];
-    let verified = backend
-        .send(
-            Method::POST,
-            &format!("{PUBLIC}/clickwrap/verify"),
-            &credentials,
-            Some(&json!({"serviceSignature": signature})),
-        )
-        .await?
-        .expect(200, "POST /clickwrap/verify")?;
-    verified
-        .get("clickwrapEventId")
-        .and_then(|v| v.as_str())
-        .map(str::to_owned)
-        .ok_or_else(|| format!("no clickwrapEventId in {verified}"))
+    let signature = recorded.get("serviceSignature").and_then(|v| v.as_str()).ok_or("no serviceSignature")?;
+    verify(backend, &installation.app_id, &installation.app_key, signature).await
 }
 
 #[derive(QueryableByName)]

@@ -146,20 +146,30 @@ impl Worker {
             .await?
             .expect(201, "POST /clickwrap")?;
         let signature = recorded.get("serviceSignature").and_then(|v| v.as_str()).ok_or("no serviceSignature")?;
-        let credentials = [("x-app-id", installation.app_id.as_str()), ("x-app-key", installation.app_key.as_str())];
-        let verified = backend
-            .send(
-                Method::POST,
-                &format!("{PUBLIC}/clickwrap/verify"),
-                &credentials,
-                Some(&json!({"serviceSignature": signature})),
-            )
-            .await?
-            .expect(200, "POST /clickwrap/verify")?;
-        verified
-            .get("clickwrapEventId")
-            .and_then(|v| v.as_str())
-            .map(str::to_owned)
-            .ok_or_else(|| format!("no clickwrapEventId in {verified}"))
+        verify(backend, &installation.app_id, &installation.app_key, signature).await
     }
+}
+
+/// The backend's verification of a Signature with the app's credentials: the verified event's id.
+pub(crate) async fn verify(
+    backend: &mut Connection,
+    app_id: &str,
+    app_key: &str,
+    signature: &str,
+) -> Result<String, String> {
+    let credentials = [("x-app-id", app_id), ("x-app-key", app_key)];
+    let verified = backend
+        .send(
+            Method::POST,
+            &format!("{PUBLIC}/clickwrap/verify"),
+            &credentials,
+            Some(&json!({"serviceSignature": signature})),
+        )
+        .await?
+        .expect(200, "POST /clickwrap/verify")?;
+    verified
+        .get("clickwrapEventId")
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| format!("no clickwrapEventId in {verified}"))
 }

@@ -22,7 +22,7 @@
 pub(crate) mod client;
 mod cpu;
 pub(crate) mod data;
-mod flows;
+pub(crate) mod flows;
 mod heavy;
 pub(crate) mod receiver;
 pub(crate) mod server;
