@@ -64,11 +64,7 @@ pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
     };
     let out = root.join("target").join("bench");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let runtime = super::two_worker_runtime()?;
     let report = runtime.block_on(measure(&binary, &out, options.events))?;
     super::write_results(root, "disk.json", &report)?;
     println!("results written to target/bench/disk.json ({:.0}s in all)", started.elapsed().as_secs_f64());

@@ -80,6 +80,16 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the async runtime: {e}"))
 }
 
+/// Two worker threads: for a run that drives a server and its clients at once (the service and
+/// disk benchmarks, the fault run).
+pub(crate) fn two_worker_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
+
 /// The PostgreSQL server the benchmarks (and the `pooler` step's PgBouncer) create their databases on.
 pub(crate) fn database_server() -> Result<DatabaseUrl, String> {
     let text = std::env::var("CLICKWRAP_TEST_DATABASE_URL").unwrap_or_else(|_| DEFAULT_SERVER.to_owned());

@@ -57,11 +57,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     let binary = server::build(root, false)?;
     let out = root.join("target").join("chaos");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let runtime = crate::bench::two_worker_runtime()?;
     runtime.block_on(chaos(&binary, &out))
 }
 

@@ -144,11 +144,7 @@ pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let binary = server::build(root, true)?;
     let out = root.join("target").join("bench");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let runtime = crate::bench::two_worker_runtime()?;
     let report = runtime.block_on(bench(&Bench { root: root.to_owned(), out, binary, tools, sizes, pooler }))?;
     super::write_results(root, "results.json", &report)?;
     println!("results written to target/bench/results.json ({:.0}s in all)", started.elapsed().as_secs_f64());
