@@ -1,0 +1,279 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.problem import Problem
+from ...models.regenerate_app_key import RegenerateAppKey
+from ...models.regenerated_app_key import RegeneratedAppKey
+from ...types import UNSET, Unset
+from typing import cast
+from uuid import UUID
+
+
+
+def _get_kwargs(
+    app_id: UUID,
+    *,
+    body: RegenerateAppKey | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/operator/v1/apps/{app_id}/app-key".format(app_id=quote(str(app_id), safe=""),),
+    }
+
+    
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | RegeneratedAppKey | None:
+    if response.status_code == 200:
+        response_200 = RegeneratedAppKey.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 406:
+        response_406 = Problem.from_dict(response.json())
+
+
+
+        return response_406
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | RegeneratedAppKey]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    app_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: RegenerateAppKey | Unset = UNSET,
+
+) -> Response[Problem | RegeneratedAppKey]:
+    """ Regenerate the App Key
+
+     The new key is shown only in this answer. The old key fails at once, unless the optional body asks
+    for an overlap (`expireOldAfterSecs`, at most 7 days) so that backends can switch without downtime:
+    the old key then keeps working until `oldKeyExpiresAt`, on every instance. A rotation ends any
+    earlier overlap: only the key it replaces may keep working.
+
+    Args:
+        app_id (UUID):
+        body (RegenerateAppKey | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | RegeneratedAppKey]
+     """
+
+
+    kwargs = _get_kwargs(
+        app_id=app_id,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    app_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: RegenerateAppKey | Unset = UNSET,
+
+) -> Problem | RegeneratedAppKey | None:
+    """ Regenerate the App Key
+
+     The new key is shown only in this answer. The old key fails at once, unless the optional body asks
+    for an overlap (`expireOldAfterSecs`, at most 7 days) so that backends can switch without downtime:
+    the old key then keeps working until `oldKeyExpiresAt`, on every instance. A rotation ends any
+    earlier overlap: only the key it replaces may keep working.
+
+    Args:
+        app_id (UUID):
+        body (RegenerateAppKey | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | RegeneratedAppKey
+     """
+
+
+    return sync_detailed(
+        app_id=app_id,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    app_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: RegenerateAppKey | Unset = UNSET,
+
+) -> Response[Problem | RegeneratedAppKey]:
+    """ Regenerate the App Key
+
+     The new key is shown only in this answer. The old key fails at once, unless the optional body asks
+    for an overlap (`expireOldAfterSecs`, at most 7 days) so that backends can switch without downtime:
+    the old key then keeps working until `oldKeyExpiresAt`, on every instance. A rotation ends any
+    earlier overlap: only the key it replaces may keep working.
+
+    Args:
+        app_id (UUID):
+        body (RegenerateAppKey | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | RegeneratedAppKey]
+     """
+
+
+    kwargs = _get_kwargs(
+        app_id=app_id,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    app_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: RegenerateAppKey | Unset = UNSET,
+
+) -> Problem | RegeneratedAppKey | None:
+    """ Regenerate the App Key
+
+     The new key is shown only in this answer. The old key fails at once, unless the optional body asks
+    for an overlap (`expireOldAfterSecs`, at most 7 days) so that backends can switch without downtime:
+    the old key then keeps working until `oldKeyExpiresAt`, on every instance. A rotation ends any
+    earlier overlap: only the key it replaces may keep working.
+
+    Args:
+        app_id (UUID):
+        body (RegenerateAppKey | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | RegeneratedAppKey
+     """
+
+
+    return (await asyncio_detailed(
+        app_id=app_id,
+client=client,
+body=body,
+
+    )).parsed

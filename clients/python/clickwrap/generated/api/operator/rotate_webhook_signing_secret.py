@@ -1,0 +1,230 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.problem import Problem
+from ...models.webhook_signing_secret import WebhookSigningSecret
+from typing import cast
+from uuid import UUID
+
+
+
+def _get_kwargs(
+    app_id: UUID,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/operator/v1/apps/{app_id}/webhook-signing-secret".format(app_id=quote(str(app_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | WebhookSigningSecret | None:
+    if response.status_code == 200:
+        response_200 = WebhookSigningSecret.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 406:
+        response_406 = Problem.from_dict(response.json())
+
+
+
+        return response_406
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | WebhookSigningSecret]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    app_id: UUID,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Problem | WebhookSigningSecret]:
+    """ Rotate the webhook signing secret
+
+     Deliveries from now on are signed with the new secret, which is shown only in this answer.
+
+    Args:
+        app_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | WebhookSigningSecret]
+     """
+
+
+    kwargs = _get_kwargs(
+        app_id=app_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    app_id: UUID,
+    *,
+    client: AuthenticatedClient,
+
+) -> Problem | WebhookSigningSecret | None:
+    """ Rotate the webhook signing secret
+
+     Deliveries from now on are signed with the new secret, which is shown only in this answer.
+
+    Args:
+        app_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | WebhookSigningSecret
+     """
+
+
+    return sync_detailed(
+        app_id=app_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    app_id: UUID,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Problem | WebhookSigningSecret]:
+    """ Rotate the webhook signing secret
+
+     Deliveries from now on are signed with the new secret, which is shown only in this answer.
+
+    Args:
+        app_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | WebhookSigningSecret]
+     """
+
+
+    kwargs = _get_kwargs(
+        app_id=app_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    app_id: UUID,
+    *,
+    client: AuthenticatedClient,
+
+) -> Problem | WebhookSigningSecret | None:
+    """ Rotate the webhook signing secret
+
+     Deliveries from now on are signed with the new secret, which is shown only in this answer.
+
+    Args:
+        app_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | WebhookSigningSecret
+     """
+
+
+    return (await asyncio_detailed(
+        app_id=app_id,
+client=client,
+
+    )).parsed

@@ -1,0 +1,278 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.action import Action
+from ..models.language import Language
+from typing import cast
+from uuid import UUID
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.presentation import Presentation
+  from ..models.webhook_summary import WebhookSummary
+
+
+
+
+
+T = TypeVar("T", bound="EventDetails")
+
+
+
+@_attrs_define
+class EventDetails:
+    """ The eleven event fields and what was shown, how, its certificate's hash and its webhook delivery.
+
+        Attributes:
+            clickwrap_event_status (Action): What the end user did: accepted or declined the agreement.
+            clickwrap_event_id (UUID):
+            clickwrap_template_id (UUID):
+            clickwrap_template_version (int):
+            clickwrap_template_version_minor (int):
+            end_user_id (str): The caller's identifier of the end user: 1 to 256 characters, no control characters.
+            template_placeholders (None | str): JSON-encoded placeholder values (a string, not an object).
+            technical_metadata (str): JSON-encoded client metadata: IP address, user agent, device info (a string, not an
+                object).
+            presented_at (datetime.datetime): RFC 3339, UTC with `Z`, millisecond precision.
+            action_at (datetime.datetime): RFC 3339, UTC with `Z`, millisecond precision.
+            effective_at (datetime.datetime): RFC 3339, UTC with `Z`, millisecond precision.
+            language (Language):
+            content (str): The rendered content as it was shown.
+            content_hash (str): `sha256:` and the lowercase hex SHA-256 of the rendered content's UTF-8 bytes.
+            presentation (Presentation): How the clickwrap was presented.
+            certificate_sha_256 (None | str): Hex SHA-256 of the Certificate of Acceptance; null unless ACCEPTED.
+            webhook (None | WebhookSummary): The event's latest webhook delivery. Null when it has none: its delivery was
+                deleted after its retention period (`CLICKWRAP_WEBHOOK_RETENTION_DAYS` when delivered,
+                `CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS` when failed or disabled); the event itself is never deleted.
+     """
+
+    clickwrap_event_status: Action
+    clickwrap_event_id: UUID
+    clickwrap_template_id: UUID
+    clickwrap_template_version: int
+    clickwrap_template_version_minor: int
+    end_user_id: str
+    template_placeholders: None | str
+    technical_metadata: str
+    presented_at: datetime.datetime
+    action_at: datetime.datetime
+    effective_at: datetime.datetime
+    language: Language
+    content: str
+    content_hash: str
+    presentation: Presentation
+    certificate_sha_256: None | str
+    webhook: None | WebhookSummary
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.presentation import Presentation # noqa: PLC0415
+        from ..models.webhook_summary import WebhookSummary # noqa: PLC0415
+        clickwrap_event_status = self.clickwrap_event_status.value
+
+        clickwrap_event_id = str(self.clickwrap_event_id)
+
+        clickwrap_template_id = str(self.clickwrap_template_id)
+
+        clickwrap_template_version = self.clickwrap_template_version
+
+        clickwrap_template_version_minor = self.clickwrap_template_version_minor
+
+        end_user_id = self.end_user_id
+
+        template_placeholders: None | str
+        template_placeholders = self.template_placeholders
+
+        technical_metadata = self.technical_metadata
+
+        presented_at = self.presented_at.isoformat()
+
+        action_at = self.action_at.isoformat()
+
+        effective_at = self.effective_at.isoformat()
+
+        language = self.language.value
+
+        content = self.content
+
+        content_hash = self.content_hash
+
+        presentation = self.presentation.to_dict()
+
+        certificate_sha_256: None | str
+        certificate_sha_256 = self.certificate_sha_256
+
+        webhook: dict[str, Any] | None
+        if isinstance(self.webhook, WebhookSummary):
+            webhook = self.webhook.to_dict()
+        else:
+            webhook = self.webhook
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "clickwrapEventStatus": clickwrap_event_status,
+            "clickwrapEventId": clickwrap_event_id,
+            "clickwrapTemplateId": clickwrap_template_id,
+            "clickwrapTemplateVersion": clickwrap_template_version,
+            "clickwrapTemplateVersionMinor": clickwrap_template_version_minor,
+            "endUserId": end_user_id,
+            "templatePlaceholders": template_placeholders,
+            "technicalMetadata": technical_metadata,
+            "presentedAt": presented_at,
+            "actionAt": action_at,
+            "effectiveAt": effective_at,
+            "language": language,
+            "content": content,
+            "contentHash": content_hash,
+            "presentation": presentation,
+            "certificateSha256": certificate_sha_256,
+            "webhook": webhook,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.presentation import Presentation # noqa: PLC0415
+        from ..models.webhook_summary import WebhookSummary # noqa: PLC0415
+        d = dict(src_dict)
+        clickwrap_event_status = Action(d.pop("clickwrapEventStatus"))
+
+
+
+
+        clickwrap_event_id = UUID(d.pop("clickwrapEventId"))
+
+
+
+
+        clickwrap_template_id = UUID(d.pop("clickwrapTemplateId"))
+
+
+
+
+        clickwrap_template_version = d.pop("clickwrapTemplateVersion")
+
+        clickwrap_template_version_minor = d.pop("clickwrapTemplateVersionMinor")
+
+        end_user_id = d.pop("endUserId")
+
+        def _parse_template_placeholders(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        template_placeholders = _parse_template_placeholders(d.pop("templatePlaceholders"))
+
+
+        technical_metadata = d.pop("technicalMetadata")
+
+        presented_at = datetime.datetime.fromisoformat(d.pop("presentedAt"))
+
+
+
+
+        action_at = datetime.datetime.fromisoformat(d.pop("actionAt"))
+
+
+
+
+        effective_at = datetime.datetime.fromisoformat(d.pop("effectiveAt"))
+
+
+
+
+        language = Language(d.pop("language"))
+
+
+
+
+        content = d.pop("content")
+
+        content_hash = d.pop("contentHash")
+
+        presentation = Presentation.from_dict(d.pop("presentation"))
+
+
+
+
+        def _parse_certificate_sha_256(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        certificate_sha_256 = _parse_certificate_sha_256(d.pop("certificateSha256"))
+
+
+        def _parse_webhook(data: object) -> None | WebhookSummary:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                webhook_type_0 = WebhookSummary.from_dict(data)
+
+
+
+                return webhook_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | WebhookSummary, data)
+
+        webhook = _parse_webhook(d.pop("webhook"))
+
+
+        event_details = cls(
+            clickwrap_event_status=clickwrap_event_status,
+            clickwrap_event_id=clickwrap_event_id,
+            clickwrap_template_id=clickwrap_template_id,
+            clickwrap_template_version=clickwrap_template_version,
+            clickwrap_template_version_minor=clickwrap_template_version_minor,
+            end_user_id=end_user_id,
+            template_placeholders=template_placeholders,
+            technical_metadata=technical_metadata,
+            presented_at=presented_at,
+            action_at=action_at,
+            effective_at=effective_at,
+            language=language,
+            content=content,
+            content_hash=content_hash,
+            presentation=presentation,
+            certificate_sha_256=certificate_sha_256,
+            webhook=webhook,
+        )
+
+
+        event_details.additional_properties = d
+        return event_details
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
