@@ -1,0 +1,216 @@
+"""The operator's whole flow through the library, against a real clickwrap-server.
+
+Needs a running server: CLICKWRAP_BASE_URL (its root), CLICKWRAP_OPERATOR_TOKEN, and for the
+demo app's test CLICKWRAP_APP_ID, CLICKWRAP_APP_KEY and CLICKWRAP_TEMPLATE_ID, as
+`clickwrap-server demo` prints them. The webhook test also needs the server started with
+CLICKWRAP_WEBHOOK_ALLOW_CIDRS=127.0.0.0/8 and CLICKWRAP_WEBHOOK_CA_FILE=<this folder>/tls/ca.pem.
+Without CLICKWRAP_BASE_URL every test here is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import queue
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from webhook_receiver import CA_FILE, WebhookReceiver
+
+from clickwrap import Clickwrap, ClickwrapError, verify_webhook
+from clickwrap.generated.api.operator import list_webhook_deliveries
+from clickwrap.generated.api.public_client import get_clickwrap, record_clickwrap_action
+from clickwrap.generated.models import (
+    Action,
+    ClickwrapView,
+    Presentation,
+    PresentationMode,
+    RecordActionRequest,
+    RecordActionResponse,
+)
+
+BASE_URL = os.environ.get("CLICKWRAP_BASE_URL")
+pytestmark = pytest.mark.skipif(not BASE_URL, reason="CLICKWRAP_BASE_URL is not set: no server to test against")
+
+# How long to wait for the webhook: the service usually sends it within milliseconds of the verify.
+WEBHOOK_WAIT_SECONDS = 60
+
+
+def env(name: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        pytest.fail(f"{name} is not set (CLICKWRAP_BASE_URL is): set the variables clickwrap-server demo prints")
+    return value
+
+
+def unique(prefix: str) -> str:
+    """Names and end users of their own, so that the tests can run again against the same server."""
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def operator():
+    with Clickwrap(BASE_URL, operator_token=env("CLICKWRAP_OPERATOR_TOKEN")) as client:
+        yield client
+
+
+def sdk_side_request(public: Clickwrap, app_id: str, template_id: str, end_user_id: str, action: Action) -> str:
+    """What the browser SDK does when the end user acts (crates/web-sdk/clickwrap.js, `show` then
+    `record`): fetch the clickwrap, then record the action; returns the Signature."""
+    view = get_clickwrap.sync(
+        client=public.public_client,
+        app_id=uuid.UUID(app_id),
+        clickwrap_template_id=uuid.UUID(template_id),
+        end_user_id=end_user_id,
+        language="en",
+    )
+    assert isinstance(view, ClickwrapView)
+    assert view.acceptance_required
+    presentation = Presentation(
+        mode=PresentationMode.DIALOG,
+        agreement_mode=view.agreement_mode,
+        accept_label=view.customizations.texts.accept_button,
+        checkbox_label=None,
+        scroll_required=False,
+    )
+    request = RecordActionRequest(
+        app_id=uuid.UUID(app_id),
+        clickwrap_template_id=view.clickwrap_template_id,
+        clickwrap_template_version=view.clickwrap_template_version,
+        clickwrap_template_version_minor=view.clickwrap_template_version_minor,
+        end_user_id=end_user_id,
+        action=action,
+        language=str(view.language),
+        template_placeholders=None,
+        content_hash=view.content_hash,
+        presented_at=datetime.now(UTC),
+        presentation=presentation,
+    )
+    answer = record_clickwrap_action.sync(client=public.public_client, body=request)
+    assert isinstance(answer, RecordActionResponse)
+    return answer.service_signature
+
+
+def published_template(operator: Clickwrap, app_id: str) -> str:
+    """Steps 2 to 5 of the flow: a template, published, enabled and linked to the app."""
+    template = operator.create_template(unique("Terms"), {"en": "<h1>Terms</h1><p>Be kind to each other.</p>"})
+    template_id = str(template.clickwrap_template_id)
+    version = operator.publish_version(template_id)
+    assert (version.clickwrap_template_version, version.clickwrap_template_version_minor) == (1, 0)
+    assert operator.enable_template(template_id).enabled
+    linked = operator.link_template(template_id, [app_id])
+    assert [str(linked_app) for linked_app in linked.app_ids] == [app_id]
+    return template_id
+
+
+def test_the_operators_whole_flow_through_the_library(operator):
+    # 1. An app.
+    app = operator.create_app(unique("Python client flow"))
+    app_id = str(app.app_id)
+    backend = Clickwrap(BASE_URL, app_id=app_id, app_key=app.app_key)
+
+    # 2-5. A template, published, enabled, linked to the app.
+    template_id = published_template(operator, app_id)
+
+    # 6. The SDK-side request: the end user accepts in the browser, the SDK gets a Signature.
+    end_user = unique("python-user")
+    signature = sdk_side_request(backend, app_id, template_id, end_user, Action.ACCEPTED)
+
+    # 7. The backend verifies it.
+    event = backend.verify_signature(signature)
+    assert event.clickwrap_event_status == Action.ACCEPTED
+    assert event.end_user_id == end_user
+    assert str(event.clickwrap_template_id) == template_id
+    event_id = str(event.clickwrap_event_id)
+
+    # 8. Verifying it again is refused with a typed problem naming the event.
+    with pytest.raises(ClickwrapError) as again:
+        backend.verify_signature(signature)
+    assert again.value.status == 409
+    assert again.value.code == "SIGNATURE_ALREADY_VERIFIED"
+    assert again.value.problem["clickwrapEventId"] == event_id
+
+    # 9. The events list has it (through the cursor helper).
+    listed = list(backend.iter_events(end_user_id=end_user))
+    assert [str(item.clickwrap_event_id) for item in listed] == [event_id]
+
+    # 10. Its details say what was shown.
+    details = backend.event_details(event_id)
+    assert details.content_hash.startswith("sha256:")
+    assert "Be kind to each other." in details.content
+    assert details.clickwrap_event_status == Action.ACCEPTED
+
+    # 11. The certificate is the PDF whose hash the details hold.
+    certificate = backend.certificate(event_id)
+    assert certificate.startswith(b"%PDF-")
+    assert hashlib.sha256(certificate).hexdigest() == details.certificate_sha_256
+
+    # 12. The end user's consent status.
+    status = backend.consent_status(end_user, template_id)
+    assert status.status == "ACCEPTED"
+    assert [str(item.clickwrap_event_id) for item in status.items] == [event_id]
+
+    # 13. A new App Key: the old one fails at once, the new one works.
+    new_key = operator.regenerate_app_key(app_id)
+    assert new_key != app.app_key
+    with pytest.raises(ClickwrapError) as refused:
+        backend.consent_status(end_user)
+    assert (refused.value.status, refused.value.code) == (401, "UNAUTHORIZED")
+    with Clickwrap(BASE_URL, app_id=app_id, app_key=new_key) as renewed:
+        assert renewed.consent_status(end_user, template_id).status == "ACCEPTED"
+    backend.close()
+
+
+def test_a_webhook_of_a_verification_is_checked_by_verify_webhook(operator):
+    with WebhookReceiver() as receiver:
+        app = operator.create_app(unique("Python client webhook"), webhook_url=receiver.url)
+        app_id = str(app.app_id)
+        template_id = published_template(operator, app_id)
+        end_user = unique("python-webhook-user")
+        with Clickwrap(BASE_URL, app_id=app_id, app_key=app.app_key) as backend:
+            signature = sdk_side_request(backend, app_id, template_id, end_user, Action.ACCEPTED)
+            event_id = str(backend.verify_signature(signature).clickwrap_event_id)
+
+        try:
+            delivery = receiver.deliveries.get(timeout=WEBHOOK_WAIT_SECONDS)
+        except queue.Empty:
+            pytest.fail(f"no webhook arrived within {WEBHOOK_WAIT_SECONDS} s; {why_not_delivered(operator, app_id)}")
+
+    webhook = verify_webhook(delivery.body, delivery.headers, app.webhook_signing_secret)
+    assert webhook["eventType"] == "CLICKWRAP_EVENT_VERIFIED"
+    assert webhook["data"]["clickwrapEventId"] == event_id
+    assert webhook["data"]["endUserId"] == end_user
+    assert webhook["data"]["clickwrapEventStatus"] == "ACCEPTED"
+
+    # The same request checked with another app's secret is refused.
+    with pytest.raises(ValueError):
+        verify_webhook(delivery.body, delivery.headers, "whsec_not-this-apps-secret")
+
+
+def why_not_delivered(operator: Clickwrap, app_id: str) -> str:
+    """What the delivery history says, to tell a missing server setting from a real failure."""
+    page = list_webhook_deliveries.sync(uuid.UUID(app_id), client=operator.operator_client)
+    errors = [str(attempt.error) for delivery in page.items for attempt in delivery.attempt_history]
+    hint = ""
+    if "TLS" in errors:
+        hint = f" (start the server with CLICKWRAP_WEBHOOK_CA_FILE={CA_FILE})"
+    if "BLOCKED_ADDRESS" in errors:
+        hint = " (start the server with CLICKWRAP_WEBHOOK_ALLOW_CIDRS=127.0.0.0/8)"
+    return f"the delivery history's attempt errors: {errors or 'no attempt yet'}{hint}"
+
+
+def test_the_demo_apps_credentials_verify_a_declined_action():
+    """The app and template `clickwrap-server demo` made, through the variables it printed."""
+    app_id, template_id = env("CLICKWRAP_APP_ID"), env("CLICKWRAP_TEMPLATE_ID")
+    with Clickwrap(BASE_URL, app_id=app_id, app_key=env("CLICKWRAP_APP_KEY")) as backend:
+        end_user = unique("python-demo-user")
+        signature = sdk_side_request(backend, app_id, template_id, end_user, Action.DECLINED)
+        event = backend.verify_signature(signature)
+        assert event.clickwrap_event_status == Action.DECLINED
+
+        # A declined event has no certificate: a typed 409.
+        with pytest.raises(ClickwrapError) as refused:
+            backend.certificate(event.clickwrap_event_id)
+        assert (refused.value.status, refused.value.code) == (409, "NOT_ACCEPTED")
+        assert backend.event_details(event.clickwrap_event_id).certificate_sha_256 is None
