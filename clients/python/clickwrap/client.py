@@ -70,8 +70,9 @@ class Clickwrap:
     """The service at `base_url` (its root, such as `https://consent.example.com`).
 
     Give `app_id` and `app_key` for the server-side routes, `operator_token` for the operator API,
-    or both. `timeout` is in seconds per attempt; `verify` is httpx's: False, a CA bundle's path or
-    an `ssl.SSLContext`, for a service behind a private CA.
+    or both. `retry` says how to retry (by default as `RetryPolicy()` does); `timeout` is in
+    seconds per attempt; `verify` is httpx's: False, a CA bundle's path or an `ssl.SSLContext`, for
+    a service behind a private CA.
     """
 
     def __init__(
@@ -81,7 +82,7 @@ class Clickwrap:
         app_id: str | UUID | None = None,
         app_key: str | None = None,
         operator_token: str | None = None,
-        retry: RetryPolicy = RetryPolicy(),
+        retry: RetryPolicy | None = None,
         timeout: float = 30.0,
         verify: bool | str | ssl.SSLContext = True,
     ):
@@ -89,7 +90,7 @@ class Clickwrap:
         self._app_id = str(app_id) if app_id is not None else None
         self._app_key = app_key
         self._operator_token = operator_token
-        self._retry = retry
+        self._retry = retry or RetryPolicy()
         self._timeout = httpx.Timeout(timeout)
         self._verify = verify
 

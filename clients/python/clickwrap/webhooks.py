@@ -76,9 +76,10 @@ def verify_webhook(
     current = time.time() if now is None else now
     age = current - int(timestamp)
     if abs(age) > tolerance:
+        direction = "past" if age > 0 else "future"
         raise WebhookVerificationError(
             "STALE_TIMESTAMP",
-            f"{TIMESTAMP_HEADER} is {abs(age):.0f} s in the {'past' if age > 0 else 'future'}; at most {tolerance} s is allowed",
+            f"{TIMESTAMP_HEADER} is {abs(age):.0f} s in the {direction}; at most {tolerance} s is allowed",
         )
 
     try:

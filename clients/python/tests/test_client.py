@@ -53,7 +53,8 @@ def test_server_side_calls_send_the_app_id_and_app_key_headers():
 
 
 def test_operator_calls_send_the_bearer_token_and_no_app_key():
-    with ScriptedServer([Answer(404, {"status": 404, "code": "TEMPLATE_NOT_FOUND"})]) as server, clickwrap(server) as client:
+    not_found = Answer(404, {"status": 404, "code": "TEMPLATE_NOT_FOUND"})
+    with ScriptedServer([not_found]) as server, clickwrap(server) as client:
         with pytest.raises(ClickwrapError):
             client.enable_template(TEMPLATE_ID)
     request = server.received[0]
@@ -83,7 +84,7 @@ def test_a_problem_answer_raises_a_typed_error_with_its_code_and_members():
 
 
 def test_a_code_the_generated_enum_does_not_know_still_raises_with_that_code():
-    problem = {"type": "about:blank", "title": "Bad", "status": 400, "detail": "d", "code": "A_CODE_FROM_THE_FUTURE", "message": "d"}
+    problem = {"status": 400, "title": "Bad", "detail": "d", "code": "A_CODE_FROM_THE_FUTURE", "message": "d"}
     with ScriptedServer([Answer(400, problem)]) as server, clickwrap(server) as client:
         with pytest.raises(ClickwrapError) as raised:
             client.list_events()
@@ -104,7 +105,8 @@ def test_retries_happen_below_the_facade_and_a_final_429_raises_with_retry_after
         assert str(client.verify_signature("s").clickwrap_event_id).endswith("000000000002")
     assert len(server.received) == 3
 
-    with ScriptedServer([limited] * 3) as server, clickwrap(server, RetryPolicy(max_attempts=3, initial_backoff=0.01)) as client:
+    three_attempts = RetryPolicy(max_attempts=3, initial_backoff=0.01)
+    with ScriptedServer([limited] * 3) as server, clickwrap(server, three_attempts) as client:
         with pytest.raises(ClickwrapError) as raised:
             client.verify_signature("s")
     assert (raised.value.status, raised.value.code, raised.value.retry_after) == (429, "RATE_LIMITED", "0")

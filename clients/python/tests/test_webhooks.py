@@ -111,7 +111,8 @@ def test_a_malformed_timestamp_is_refused(timestamp):
 
 def test_malformed_signatures_are_refused():
     digest = signed_headers()["X-Service-Signature"].removeprefix("sha256=")
-    for signature in ["", digest, f"sha1={digest}", f"sha256={digest.upper()}", f"sha256={digest[:-2]}", f"sha256={digest} "]:
+    malformed = ["", digest, f"sha1={digest}", f"sha256={digest.upper()}", f"sha256={digest[:-2]}", f"sha256={digest} "]
+    for signature in malformed:
         headers = signed_headers()
         headers["X-Service-Signature"] = signature
         assert reason_of(BODY, headers) == "MALFORMED_SIGNATURE", signature
