@@ -147,6 +147,10 @@ def test_the_operators_whole_flow_through_the_library(operator):
     certificate = backend.certificate(event_id)
     assert certificate.startswith(b"%PDF-")
     assert hashlib.sha256(certificate).hexdigest() == details.certificate_sha_256
+    # The agreement is the content as shown with the certificate appended: another, longer PDF.
+    agreement = backend.agreement(event_id)
+    assert agreement.startswith(b"%PDF-")
+    assert len(agreement) > len(certificate)
 
     # 12. The end user's consent status.
     status = backend.consent_status(end_user, template_id)
