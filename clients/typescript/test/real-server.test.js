@@ -206,8 +206,13 @@ describe('against the real server', { skip: !baseUrl && 'CLICKWRAP_BASE_URL is n
         const page = await operator.GET('/operator/v1/apps/{appId}/webhook-deliveries', {
           params: { path: { appId: app.appId } },
         });
-        const refusals = receiver.deliveries.map((received) => received.refusal?.message).filter(Boolean);
-        return `Deliveries: ${JSON.stringify(page.items.map((d) => ({ state: d.state, attempts: d.attemptHistory })))}; refused here: ${JSON.stringify(refusals)}`;
+        const attempts = page.items.flatMap((d) => d.attemptHistory.map((a) => a.error ?? a.responseStatus));
+        const refused = receiver.deliveries.map((received) => received.refusal?.message).filter(Boolean);
+        const hint = attempts.includes('TLS')
+          ? ' The server does not trust the test receiver: start it with' +
+            ' CLICKWRAP_WEBHOOK_CA_FILE=clients/typescript/test/fixtures/webhook-tls/ca.pem.'
+          : '';
+        return `Attempts: ${JSON.stringify(attempts)}; refused by verifyWebhook: ${JSON.stringify(refused)}.${hint}`;
       },
     );
     // Checked again here, in the open: the raw body, the headers as received, the app's secret.
