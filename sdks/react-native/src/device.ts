@@ -35,7 +35,7 @@ export function clientMetadata(): Record<string, unknown> {
   return {
     sdk: `react-native/${SDK_VERSION}`,
     platform: Platform.OS,
-    osVersion: String(Platform.Version),
+    osVersion: Platform.Version == null ? null : String(Platform.Version),
     // Android names the model; iOS tells phone from tablet.
     model: text(constants.Model),
     manufacturer: text(constants.Manufacturer),

@@ -24,6 +24,7 @@ beforeEach(() => {
 describe('scroll mode', () => {
   test('Accept waits for the end of the agreement, then the action is recorded with what was shown', async () => {
     const service = fakeService();
+    Object.defineProperty(Platform, 'Version', { get: () => '17.4', configurable: true });
     render(<ClickwrapProvider />);
     const shown = start({}, { templatePlaceholders: { fullName: 'Ada Lovelace' } });
     await screen.findByTestId('clickwrap-dialog');
@@ -78,7 +79,7 @@ describe('scroll mode', () => {
     expect(metadata).toMatchObject({
       sdk: 'react-native/1.0.0',
       platform: Platform.OS,
-      osVersion: String(Platform.Version),
+      osVersion: '17.4',
       screen: { width: expect.any(Number), height: expect.any(Number), pixelRatio: expect.any(Number) },
       window: { width: expect.any(Number), height: expect.any(Number) },
     });
