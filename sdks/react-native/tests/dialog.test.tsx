@@ -2,7 +2,6 @@
  * What the dialog looks like and offers: the template's customizations, readable colours, the
  * agreement rendered natively (and safely), accessibility, and showAcceptedContent().
  */
-import React from 'react';
 import { fireEvent, render, screen, within } from '@testing-library/react-native';
 import { Linking, StyleSheet } from 'react-native';
 

@@ -93,7 +93,7 @@ export function fakeService(template: Partial<FakeTemplate> = {}) {
     return { status, body: { type: 'about:blank', title: code, status, detail, code, message: detail } };
   }
 
-  function answer(method: string, path: string, query: Record<string, string>, body: any): { status: number; body: unknown } {
+  function answer(method: string, path: string, query: Record<string, string>): { status: number; body: unknown } {
     if (query.appId && query.appId !== APP_ID) return problem(404, 'APP_NOT_FOUND', 'the App ID is not valid');
     if (method === 'GET' && path === '/clickwrap') return { status: 200, body: view(query) };
     if (method === 'POST' && path === '/clickwrap') {
@@ -124,7 +124,7 @@ export function fakeService(template: Partial<FakeTemplate> = {}) {
       if (failure.retryAfter != null) headers['retry-after'] = String(failure.retryAfter);
       return new Response(JSON.stringify(failure.body ?? { status: failure.status, code: 'INJECTED', detail: 'injected' }), { status: failure.status, headers });
     }
-    const { status, body: out } = answer(method, path, query, body);
+    const { status, body: out } = answer(method, path, query);
     return new Response(JSON.stringify(out), { status, headers: { 'content-type': 'application/json' } });
   });
   (globalThis as any).fetch = fetchMock;

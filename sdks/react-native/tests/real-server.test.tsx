@@ -6,7 +6,6 @@
  * CLICKWRAP_TEMPLATE_ID: an app, its key, and an enabled template with an Effective version that is
  * available to it, as `clickwrap-server demo` prints them); skipped otherwise. Uses Node's fetch.
  */
-import React from 'react';
 import { randomUUID } from 'crypto';
 import { fireEvent, render, screen } from '@testing-library/react-native';
 
@@ -41,7 +40,8 @@ describeWithServer('against a real clickwrap-server', () => {
       headers: { 'X-APP-ID': appId, 'X-APP-KEY': appKey, 'content-type': 'application/json', accept: 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, body: await response.json() };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: response.status, body: (await response.json()) as any };
   }
 
   /** Shows the dialog and acts in it as a user would, whichever mode the template has. */

@@ -3,7 +3,6 @@
  * decline, close, disableClose, Android's back button, the retry of a load and of a save, and what
  * the SDK sends with an action.
  */
-import React from 'react';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react-native';
 import { Platform } from 'react-native';
 
