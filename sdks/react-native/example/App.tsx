@@ -3,7 +3,7 @@
  * <ClickwrapProvider> is mounted once around the app; the screen calls ClickwrapClient.show().
  */
 import React from 'react';
-import { SafeAreaView, StyleSheet } from 'react-native';
+import { StyleSheet, View } from 'react-native';
 import { ClickwrapClient, ClickwrapProvider } from '@clickwrap/react-native';
 
 import { SignUpScreen } from './SignUpScreen';
@@ -14,11 +14,11 @@ ClickwrapClient.initialize('YOUR_APP_ID', { baseUrl: 'https://consent.example.co
 export default function App() {
   return (
     <ClickwrapProvider>
-      <SafeAreaView style={styles.root}>
+      <View style={styles.root}>
         <SignUpScreen />
-      </SafeAreaView>
+      </View>
     </ClickwrapProvider>
   );
 }
 
-const styles = StyleSheet.create({ root: { flex: 1 } });
+const styles = StyleSheet.create({ root: { flex: 1, paddingTop: 48 } });

@@ -66,10 +66,9 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
   const scrollRequired = React.useRef<boolean | null>(null);
   const settled = React.useRef(false);
 
+  // Once, when the dialog appears: the moment recorded as presentedAt.
   React.useEffect(() => {
     onShown?.();
-    // Once, when the dialog appears.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // Once both sizes are known: an agreement that fits needs no scrolling.

@@ -8,7 +8,6 @@ import type { ClickwrapRequest, TemplatePlaceholders } from './types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const END_USER_ID_MAX = 256;
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 const LANGUAGE_TAG = /^[a-z]{2,8}(?:[-_][a-z0-9]{1,8})*$/i;
 const MAX_LANGUAGES = 16;

@@ -33,7 +33,6 @@ function setNavigator(locales: string[]) {
 }
 
 setNavigator([]);
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const web = require(WEB_SDK) as { ClickwrapClient: Sdk };
 
 const subjects: Subject[] = [

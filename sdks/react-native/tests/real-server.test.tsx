@@ -40,7 +40,6 @@ describeWithServer('against a real clickwrap-server', () => {
       headers: { 'X-APP-ID': appId, 'X-APP-KEY': appKey, 'content-type': 'application/json', accept: 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return { status: response.status, body: (await response.json()) as any };
   }
 
