@@ -1,0 +1,5 @@
+import { AppRegistry } from 'react-native';
+
+import App from './App';
+
+AppRegistry.registerComponent('ClickwrapExample', () => App);

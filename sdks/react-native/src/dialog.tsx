@@ -1,0 +1,257 @@
+/**
+ * The consent dialog: a native Modal with the agreement, the agreement mode's rule (scroll to the
+ * end, or tick the checkbox), the template's customizations and the version subtitle. It is shown
+ * by <ClickwrapProvider>; the client decides what happens with the user's action.
+ */
+import React from 'react';
+import {
+  ActivityIndicator,
+  Image,
+  Modal,
+  Pressable,
+  ScrollView,
+  StyleSheet,
+  Text,
+  View,
+  type LayoutChangeEvent,
+  type NativeScrollEvent,
+  type NativeSyntheticEvent,
+} from 'react-native';
+
+import { isTemporary } from './errors';
+import { AgreementContent } from './html';
+import { buttonColors, palette, type ButtonColors } from './theme';
+import type { ClickwrapAction, ClickwrapView, Presentation } from './types';
+import { subtitle, textOf, wording } from './wording';
+
+/** How close to the end (in points) counts as the end: rounding on devices with fractional pixels. */
+const END_SLACK = 2;
+
+export interface DialogRequest {
+  view: ClickwrapView;
+  /** showAcceptedContent: the text with one Close button, nothing to decide. */
+  readOnly: boolean;
+  disableClose: boolean;
+  agreementMode: 'SCROLL' | 'CHECKBOX';
+  /** Called once the dialog is on screen (the moment recorded as presentedAt). */
+  onShown?: () => void;
+  /** Records the action; a temporary failure keeps the dialog open for another try. */
+  onAction?: (action: ClickwrapAction, presentation: Presentation) => Promise<unknown>;
+  /** The dialog is done: with onAction's result, or null when a read-only dialog is closed. */
+  onFinish: (value: unknown) => void;
+  /** The dialog is done without a result: the user closed it, or recording failed for good. */
+  onFail: (error: unknown) => void;
+  /** Called instead of onFail when the user closes it (ERR_SERVICE_USER_CANCELLED). */
+  onCancel: () => void;
+}
+
+export function ClickwrapDialog({ request }: { request: DialogRequest }) {
+  const { view, readOnly, disableClose, agreementMode, onShown, onAction, onFinish, onFail, onCancel } = request;
+  const customizations = view.customizations ?? {};
+  const buttons = customizations.buttons ?? {};
+  const language = view.language || 'en';
+  const words = wording(language);
+  const colors = palette(customizations);
+  const closable = readOnly || !disableClose;
+  const scrollMode = !readOnly && agreementMode === 'SCROLL';
+
+  const [boxHeight, setBoxHeight] = React.useState<number | null>(null);
+  const [contentHeight, setContentHeight] = React.useState<number | null>(null);
+  const [scrolledToEnd, setScrolledToEnd] = React.useState(false);
+  const [checked, setChecked] = React.useState(false);
+  const [busy, setBusy] = React.useState(false);
+  const [saveError, setSaveError] = React.useState('');
+  const [logoFailed, setLogoFailed] = React.useState(false);
+  // Whether Accept was held back at first because the agreement was taller than its box.
+  const scrollRequired = React.useRef<boolean | null>(null);
+  const settled = React.useRef(false);
+
+  // Once, when the dialog appears: the moment recorded as presentedAt.
+  React.useEffect(() => {
+    onShown?.();
+  }, []);
+
+  // Once both sizes are known: an agreement that fits needs no scrolling.
+  React.useEffect(() => {
+    if (boxHeight == null || contentHeight == null) return;
+    const fits = contentHeight <= boxHeight + END_SLACK;
+    if (scrollRequired.current == null) scrollRequired.current = !fits;
+    if (fits) setScrolledToEnd(true);
+  }, [boxHeight, contentHeight]);
+
+  const title = readOnly && view.name ? view.name : textOf(customizations, 'title');
+  const acceptLabel = textOf(customizations, 'acceptButton');
+  const checkboxLabel = textOf(customizations, 'checkboxLabel');
+  const ready = scrollMode ? scrolledToEnd : checked;
+  const logoUrl = typeof customizations.logoUrl === 'string' && /^https:\/\//i.test(customizations.logoUrl) ? customizations.logoUrl : null;
+
+  const cancel = () => {
+    if (settled.current || busy) return;
+    settled.current = true;
+    if (readOnly) onFinish(null);
+    else onCancel();
+  };
+
+  const act = (action: ClickwrapAction) => {
+    if (busy || settled.current || !onAction) return;
+    setBusy(true);
+    setSaveError('');
+    const presentation: Presentation = {
+      mode: 'DIALOG',
+      agreementMode,
+      acceptLabel,
+      checkboxLabel: agreementMode === 'CHECKBOX' ? checkboxLabel : null,
+      scrollRequired: agreementMode === 'SCROLL' && scrollRequired.current === true,
+    };
+    onAction(action, presentation).then(
+      (value) => {
+        settled.current = true;
+        onFinish(value);
+      },
+      (failure) => {
+        setBusy(false);
+        if (isTemporary(failure)) {
+          setSaveError(words.saveFailed);
+        } else {
+          settled.current = true;
+          onFail(failure);
+        }
+      },
+    );
+  };
+
+  const onScroll = (event: NativeSyntheticEvent<NativeScrollEvent>) => {
+    const { contentOffset, contentSize, layoutMeasurement } = event.nativeEvent;
+    if (contentOffset.y + layoutMeasurement.height >= contentSize.height - END_SLACK) setScrolledToEnd(true);
+  };
+
+  const button = (label: string, style: ButtonColors, disabled: boolean, onPress: () => void, testID: string) => (
+    <Pressable
+      testID={testID}
+      accessibilityRole="button"
+      accessibilityLabel={label}
+      accessibilityState={{ disabled, busy }}
+      accessibilityHint={testID === 'clickwrap-accept' && scrollMode && !scrolledToEnd ? words.scrollHint : undefined}
+      disabled={disabled}
+      onPress={onPress}
+      style={[styles.button, { backgroundColor: style.backgroundColor, borderColor: style.borderColor, borderRadius: colors.radius / 2 }, disabled && styles.disabled]}
+    >
+      <Text style={[styles.buttonText, { color: style.color }]}>{label}</Text>
+    </Pressable>
+  );
+
+  return (
+    <Modal
+      visible
+      transparent
+      animationType="fade"
+      statusBarTranslucent
+      // Android's back button: closes like the close button, unless closing is disabled.
+      onRequestClose={closable ? cancel : () => undefined}
+    >
+      <View style={styles.backdrop}>
+        <View
+          testID="clickwrap-dialog"
+          accessibilityViewIsModal
+          accessibilityLanguage={language}
+          style={[styles.dialog, { backgroundColor: colors.background, borderRadius: colors.radius }]}
+        >
+          <View style={styles.head}>
+            {logoUrl && !logoFailed ? (
+              <Image testID="clickwrap-logo" source={{ uri: logoUrl }} accessibilityIgnoresInvertColors resizeMode="contain"
+                style={styles.logo} onError={() => setLogoFailed(true)} accessible={false} />
+            ) : null}
+            <View style={styles.grow}>
+              <Text accessibilityRole="header" style={[styles.title, { color: colors.text }]}>{title}</Text>
+              <Text testID="clickwrap-subtitle" style={[styles.subtitle, { color: colors.muted }]}>
+                {subtitle(view, customizations, language)}
+              </Text>
+            </View>
+            {closable && !readOnly ? (
+              <Pressable testID="clickwrap-close" accessibilityRole="button" accessibilityLabel={words.close} onPress={cancel}
+                hitSlop={8} style={styles.close}>
+                <Text style={[styles.closeText, { color: colors.text }]}>×</Text>
+              </Pressable>
+            ) : null}
+          </View>
+
+          <ScrollView
+            testID="clickwrap-content"
+            style={[styles.content, { borderColor: colors.neutral }]}
+            contentContainerStyle={styles.contentInner}
+            onLayout={(event: LayoutChangeEvent) => setBoxHeight(event.nativeEvent.layout.height)}
+            onContentSizeChange={(_width: number, height: number) => setContentHeight(height)}
+            onScroll={onScroll}
+            scrollEventThrottle={100}
+          >
+            <AgreementContent html={view.content} colors={{ text: colors.text, accent: colors.accent, rule: colors.neutral }} />
+          </ScrollView>
+
+          {scrollMode && !scrolledToEnd ? (
+            <Text testID="clickwrap-hint" style={[styles.note, { color: colors.muted }]}>{words.scrollHint}</Text>
+          ) : null}
+          {!readOnly && agreementMode === 'CHECKBOX' ? (
+            <Pressable
+              testID="clickwrap-checkbox"
+              accessibilityRole="checkbox"
+              accessibilityLabel={checkboxLabel}
+              accessibilityState={{ checked, disabled: busy }}
+              disabled={busy}
+              onPress={() => setChecked((value) => !value)}
+              style={styles.check}
+            >
+              <View style={[styles.box, { borderColor: colors.edge, backgroundColor: checked ? colors.primary : 'transparent' }]}>
+                {checked ? <Text style={[styles.tick, { color: colors.onPrimary }]}>✓</Text> : null}
+              </View>
+              <Text style={[styles.checkLabel, { color: colors.text }]}>{checkboxLabel}</Text>
+            </Pressable>
+          ) : null}
+          {saveError ? (
+            <Text testID="clickwrap-error" accessibilityRole="alert" accessibilityLiveRegion="assertive" style={[styles.note, styles.error, { color: colors.error }]}>
+              {saveError}
+            </Text>
+          ) : null}
+
+          <View style={styles.footer}>
+            {busy ? <ActivityIndicator color={colors.accent} style={styles.spinner} /> : null}
+            {readOnly
+              ? button(words.close, buttonColors('FILLED', false, colors), false, cancel, 'clickwrap-done')
+              : (
+                <>
+                  {buttons.showDecline !== false
+                    ? button(textOf(customizations, 'declineButton'), buttonColors(buttons.declineStyle, true, colors), busy, () => act('DECLINED'), 'clickwrap-decline')
+                    : null}
+                  {button(acceptLabel, buttonColors(buttons.acceptStyle, false, colors), busy || !ready, () => act('ACCEPTED'), 'clickwrap-accept')}
+                </>
+              )}
+          </View>
+        </View>
+      </View>
+    </Modal>
+  );
+}
+
+const styles = StyleSheet.create({
+  backdrop: { flex: 1, justifyContent: 'center', alignItems: 'center', padding: 16, backgroundColor: 'rgba(15,23,42,0.55)' },
+  dialog: { width: '100%', maxWidth: 640, maxHeight: '100%', overflow: 'hidden', paddingBottom: 16 },
+  head: { flexDirection: 'row', alignItems: 'flex-start', padding: 20, paddingBottom: 12, gap: 12 },
+  logo: { width: 80, height: 40 },
+  grow: { flex: 1 },
+  title: { fontSize: 19, fontWeight: '600', lineHeight: 25 },
+  subtitle: { fontSize: 13, marginTop: 4 },
+  close: { width: 36, height: 36, alignItems: 'center', justifyContent: 'center', marginTop: -6, marginRight: -6 },
+  closeText: { fontSize: 26, lineHeight: 28 },
+  content: { flexGrow: 0, flexShrink: 1, borderTopWidth: StyleSheet.hairlineWidth, borderBottomWidth: StyleSheet.hairlineWidth },
+  contentInner: { paddingHorizontal: 20, paddingVertical: 4 },
+  note: { marginHorizontal: 20, marginTop: 10, fontSize: 13 },
+  error: { fontWeight: '600' },
+  check: { flexDirection: 'row', alignItems: 'flex-start', marginHorizontal: 20, marginTop: 12, gap: 10 },
+  box: { width: 22, height: 22, borderWidth: 2, borderRadius: 4, alignItems: 'center', justifyContent: 'center' },
+  tick: { fontSize: 14, fontWeight: '700' },
+  checkLabel: { flex: 1, fontSize: 15 },
+  footer: { flexDirection: 'row', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: 8, paddingHorizontal: 20, paddingTop: 16 },
+  spinner: { marginRight: 'auto' },
+  button: { minWidth: 110, minHeight: 44, paddingHorizontal: 18, paddingVertical: 9, borderWidth: 2, alignItems: 'center', justifyContent: 'center' },
+  buttonText: { fontSize: 15, fontWeight: '600' },
+  disabled: { opacity: 0.45 },
+});
