@@ -3,6 +3,7 @@ module.exports = {
   preset: '@react-native/jest-preset',
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+  setupFilesAfterEnv: ['<rootDir>/tests/setup.ts'],
   // The real-server suite waits for real HTTP round trips.
   testTimeout: 30000,
 };

@@ -84,6 +84,23 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         Some(why) => Action::Skip(format!("{why}; docs/openapi.json was NOT linted")),
     };
 
+    // The server libraries (`.ci/run` installs the pinned generator).
+    let clients = match crate::clients::missing_tools() {
+        None => Action::Task(crate::clients::run),
+        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
+            Err(crate::clients::missing_tools().unwrap_or_default() + " (CI must test the server libraries)")
+        }),
+        Some(why) => Action::Skip(format!("{why}; the server libraries under clients/ were NOT tested")),
+    };
+
+    let react_native = match crate::sdk::react_native_missing_tools() {
+        None => Action::Task(crate::sdk::run_react_native),
+        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
+            Err(crate::sdk::react_native_missing_tools().unwrap_or_default() + " (CI must test the React Native SDK)")
+        }),
+        Some(why) => Action::Skip(format!("{why}; the React Native SDK was NOT tested")),
+    };
+
     vec![
         Step { name: "fmt", action: Action::Cargo(&["fmt", "--all", "--", "--check"]) },
         Step { name: "openapi", action: openapi },
@@ -98,6 +115,8 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         // Advisories are left out on purpose: they need a network database.
         Step { name: "deny", action: deny },
         Step { name: "browser", action: browser },
+        Step { name: "react-native", action: react_native },
+        Step { name: "clients", action: clients },
         Step { name: "schemathesis", action: schemathesis },
         Step { name: "chaos", action: chaos },
     ]

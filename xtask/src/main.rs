@@ -10,6 +10,7 @@
 mod bench;
 mod chaos;
 mod ci;
+mod clients;
 mod demo_server;
 mod openapi_lint;
 mod pgbouncer;
@@ -34,6 +35,10 @@ Commands:
             deny     cargo deny check bans licenses sources (skipped when cargo-deny is missing)
             browser  the browser SDK's tests in headless Chromium, against its mock server and
                      against a real `clickwrap-server demo` (skipped without Chromium and npm)
+            react-native
+                     the React Native SDK's tests in Node (jest), against a stand-in service
+                     and against a real `clickwrap-server demo` (skipped without npm)
+            clients  the Python and TypeScript server libraries (below)
             schemathesis
                      every API operation of /openapi.json against a real `clickwrap-server demo`,
                      all checks, stateful phase along the document's links (skipped without
@@ -48,6 +53,13 @@ Commands:
           `bench disk` the database bytes per verified accepted event;
           `cargo xtask bench help` tells more (needs PostgreSQL)
   browser the browser SDK's tests alone (the `browser` step of `ci`)
+  react-native
+          the React Native SDK's tests alone (the `react-native` step of `ci`)
+  clients [generate]
+          the server libraries under clients/: their generated code must be what the pinned
+          generators make of docs/openapi.json now, and their tests pass, unit and against a
+          real `clickwrap-server demo` (the `clients` step of `ci`; needs npm, python3 and the
+          pinned openapi-python-client); `generate` writes their generated code anew
   openapi docs/openapi.json as a new user takes it: Redocly's recommended rules (no error),
           Spectral's spectral:oas (no error, no warning), openapi-python-client generating every
           operation without a warning (the `openapi` step of `ci`; needs npm and the pinned generator)
@@ -76,6 +88,14 @@ fn main() -> ExitCode {
         Some("ci") => no_arguments("ci", rest).and_then(|()| ci::run(&workspace_root())),
         Some("bench") => bench::run(&workspace_root(), rest),
         Some("browser") => no_arguments("browser", rest).and_then(|()| sdk::run(&workspace_root())),
+        Some("react-native") => {
+            no_arguments("react-native", rest).and_then(|()| sdk::run_react_native(&workspace_root()))
+        }
+        Some("clients") => match rest {
+            [] => clients::run(&workspace_root()),
+            [generate] if generate == "generate" => clients::generate(&workspace_root()),
+            _ => Err("usage: cargo xtask clients [generate]".into()),
+        },
         Some("schemathesis") => no_arguments("schemathesis", rest).and_then(|()| schemathesis::run(&workspace_root())),
         Some("chaos") => no_arguments("chaos", rest).and_then(|()| chaos::run(&workspace_root())),
         Some("openapi") => no_arguments("openapi", rest).and_then(|()| openapi_lint::run(&workspace_root())),
