@@ -410,7 +410,7 @@ pub struct FontLibrary {
     /// and a template version's (its name, values, content).
     laid_out: BoundedCache<LayoutKey, Arc<LaidOut>>,
     /// Compressed ToUnicode maps by what they map.
-    to_unicode: BoundedCache<Vec<Option<String>>, Arc<Vec<u8>>>,
+    to_unicode: BoundedCache<ToUnicodeKey, Arc<Vec<u8>>>,
 }
 
 /// A face and the glyphs of a subset of it, in subset order.
@@ -577,22 +577,28 @@ impl FontLibrary {
         )
     }
 
-    /// A compressed ToUnicode map for the glyph-to-text `registry`, made by `make` unless cached.
+    /// A compressed ToUnicode map for the glyph-to-text `registry`, its codes one byte or two,
+    /// made by `make` unless cached.
     pub(crate) fn to_unicode<E>(
         &self,
         registry: &[Option<String>],
+        one_byte_codes: bool,
         make: impl FnOnce() -> Result<Vec<u8>, E>,
     ) -> Result<Arc<Vec<u8>>, E> {
-        if let Some(compressed) = self.to_unicode.get(registry) {
+        let key = (one_byte_codes, registry.to_vec());
+        if let Some(compressed) = self.to_unicode.get(&key) {
             return Ok(compressed);
         }
         let compressed = Arc::new(make()?);
         let bytes =
             registry.iter().map(|text| text.as_ref().map_or(0, String::len) + 24).sum::<usize>() + compressed.len();
-        self.to_unicode.insert(registry.to_vec(), Arc::clone(&compressed), bytes);
+        self.to_unicode.insert(key, Arc::clone(&compressed), bytes);
         Ok(compressed)
     }
 }
+
+/// A ToUnicode map is made from whether its codes are one byte, and the text of each glyph.
+type ToUnicodeKey = (bool, Vec<Option<String>>);
 
 /// What a text's lines are computed from: the text, its styles (range, size and gray as bits,
 /// bold and italic) and the width it is set in.

@@ -165,7 +165,8 @@ impl PdfRenderer {
             subject: format!("Clickwrap event {} by end user {}", event.id, event.end_user_id.as_str()),
             language: event.language.code().to_owned(),
             signing_time: signed_at,
-            reason: format!("{kind} for clickwrap event {}", event.id),
+            // The event is named by the document's subject and text; the reason says what it is.
+            reason: kind.to_owned(),
             signature_page,
             token_room,
         };

@@ -10,6 +10,10 @@
 //! one (the PDF's `/W` array gives every glyph's width, which viewers use; the outlines' side
 //! bearings stay); and the outline of `.notdef`, which a document never shows (a character no
 //! font has is drawn as `?`).
+//!
+//! A subset of 256 glyphs or fewer is embedded as a simple TrueType font instead, whose text takes
+//! one byte a glyph rather than two: [`with_byte_cmap`] gives it the (1, 0) `cmap` through which
+//! a viewer finds glyph `n` for byte `n` (PDF 32000-1, 9.6.6.4).
 
 /// The tables kept, with `glyf`, `loca`, `hhea` and `hmtx` rewritten.
 const KEPT: [&[u8; 4]; 6] = [b"glyf", b"head", b"hhea", b"hmtx", b"loca", b"maxp"];
@@ -17,18 +21,7 @@ const KEPT: [&[u8; 4]; 6] = [b"glyf", b"head", b"hhea", b"hmtx", b"loca", b"maxp
 /// The slimmed font, or `None` when `font` is not a TrueType font this reads (then it is
 /// embedded as it is).
 pub(crate) fn slim_truetype(font: &[u8]) -> Option<Vec<u8>> {
-    if read_u32(font, 0)? != 0x0001_0000 {
-        return None;
-    }
-    let count = usize::from(read_u16(font, 4)?);
-    let mut tables: Vec<([u8; 4], &[u8])> = Vec::with_capacity(count);
-    for index in 0..count {
-        let record = font.get(12 + 16 * index..28 + 16 * index)?;
-        let tag: [u8; 4] = record.get(..4)?.try_into().ok()?;
-        let offset = usize::try_from(read_u32(record, 8)?).ok()?;
-        let length = usize::try_from(read_u32(record, 12)?).ok()?;
-        tables.push((tag, font.get(offset..offset.checked_add(length)?)?));
-    }
+    let tables = read_tables(font)?;
     let table = |tag: &[u8; 4]| tables.iter().find(|(t, _)| t == tag).map(|(_, data)| *data);
     let mut head = table(b"head")?.to_vec();
     let long_loca = read_u16(&head, 50)? == 1;
@@ -52,6 +45,54 @@ pub(crate) fn slim_truetype(font: &[u8]) -> Option<Vec<u8>> {
         out_tables.push((*tag, data));
     }
     Some(write_sfnt(&out_tables))
+}
+
+/// The font with a `cmap` of one subtable, (1, 0) format 0, mapping each byte `n` below the font's
+/// glyph count to glyph `n` (and every other byte to `.notdef`); `None` when `font` is not a
+/// TrueType font this reads, or has more than 256 glyphs.
+pub(crate) fn with_byte_cmap(font: &[u8]) -> Option<Vec<u8>> {
+    let tables = read_tables(font)?;
+    let maxp = tables.iter().find(|(tag, _)| tag == b"maxp")?.1;
+    let glyph_count = usize::from(read_u16(maxp, 4)?);
+    if glyph_count > 256 {
+        return None;
+    }
+    let mut cmap = Vec::with_capacity(12 + 262);
+    // Version 0, one encoding record: Macintosh (1), Roman (0), its subtable at offset 12.
+    for value in [0_u16, 1, 1, 0] {
+        cmap.extend_from_slice(&value.to_be_bytes());
+    }
+    cmap.extend_from_slice(&12_u32.to_be_bytes());
+    // Format 0: length 262, language 0, then a glyph id for each of the 256 byte values.
+    for value in [0_u16, 262, 0] {
+        cmap.extend_from_slice(&value.to_be_bytes());
+    }
+    cmap.extend((0..256_usize).map(|byte| if byte < glyph_count { u8::try_from(byte).unwrap_or(0) } else { 0 }));
+
+    let mut out_tables: Vec<([u8; 4], Vec<u8>)> =
+        tables.iter().filter(|(tag, _)| tag != b"cmap").map(|(tag, data)| (*tag, data.to_vec())).collect();
+    out_tables.push((*b"cmap", cmap));
+    if let Some((_, head)) = out_tables.iter_mut().find(|(tag, _)| tag == b"head") {
+        head.get_mut(8..12)?.fill(0);
+    }
+    Some(write_sfnt(&out_tables))
+}
+
+/// The tables of a TrueType font (`0x00010000` outlines), by tag.
+fn read_tables(font: &[u8]) -> Option<Vec<([u8; 4], &[u8])>> {
+    if read_u32(font, 0)? != 0x0001_0000 {
+        return None;
+    }
+    let count = usize::from(read_u16(font, 4)?);
+    let mut tables: Vec<([u8; 4], &[u8])> = Vec::with_capacity(count);
+    for index in 0..count {
+        let record = font.get(12 + 16 * index..28 + 16 * index)?;
+        let tag: [u8; 4] = record.get(..4)?.try_into().ok()?;
+        let offset = usize::try_from(read_u32(record, 8)?).ok()?;
+        let length = usize::try_from(read_u32(record, 12)?).ok()?;
+        tables.push((tag, font.get(offset..offset.checked_add(length)?)?));
+    }
+    Some(tables)
 }
 
 /// `glyf` without instructions and its new `loca` (short when it fits).
@@ -234,6 +275,29 @@ mod tests {
         fn close(&mut self) {
             self.0.push("Z".to_owned());
         }
+    }
+
+    #[test]
+    fn a_byte_cmap_maps_each_byte_to_the_glyph_of_that_number() {
+        let library = crate::FontLibrary::from_env();
+        let Some(face) = (0..8).filter_map(|slot| library.face(slot)).find(|face| !face.cff) else {
+            return;
+        };
+        let glyphs: Vec<u16> = "Bytes: abc".chars().filter_map(|c| face.shaper.glyph_index(c)).map(|g| g.0).collect();
+        let subset = subsetter::subset(face.data, face.index, &GlyphRemapper::new_from_glyphs(&glyphs)).unwrap();
+        let font = with_byte_cmap(&slim_truetype(&subset).unwrap()).unwrap();
+        let parsed = ttf_parser::Face::parse(&font, 0).unwrap();
+        let count = parsed.number_of_glyphs();
+        let table = parsed.tables().cmap.unwrap().subtables.into_iter().next().unwrap();
+        assert_eq!((table.platform_id, table.encoding_id), (ttf_parser::PlatformId::Macintosh, 0));
+        for byte in 0..=255_u32 {
+            let expected = if byte < u32::from(count) { byte } else { 0 };
+            assert_eq!(table.glyph_index(byte).map_or(0, |g| u32::from(g.0)), expected, "byte {byte}");
+        }
+        // A font of more glyphs than a byte can number gets no such map.
+        let many: Vec<u16> = (1..300).collect();
+        let big = subsetter::subset(face.data, face.index, &GlyphRemapper::new_from_glyphs(&many)).unwrap();
+        assert!(with_byte_cmap(&big).is_none());
     }
 
     #[test]

@@ -87,13 +87,9 @@ fn carried_certificates(identity: &SigningIdentity) -> Result<CertificateSet, Si
     Ok(CertificateSet(certificates))
 }
 
-/// The signature dictionary (`/Type /Sig`) with its placeholders.
-pub(crate) fn signature_dictionary(
-    reserved: usize,
-    signing_time: OffsetDateTime,
-    signer_name: Option<&str>,
-    reason: &str,
-) -> Dictionary {
+/// The signature dictionary (`/Type /Sig`) with its placeholders. No `/Name`: validators name the
+/// signer from the certificate in the CMS, which is what counts.
+pub(crate) fn signature_dictionary(reserved: usize, signing_time: OffsetDateTime, reason: &str) -> Dictionary {
     let mut dict = Dictionary::new();
     dict.set("Type", Object::Name(b"Sig".to_vec()));
     dict.set("Filter", Object::Name(b"Adobe.PPKLite".to_vec()));
@@ -109,9 +105,6 @@ pub(crate) fn signature_dictionary(
     );
     dict.set("Contents", Object::String(vec![0; reserved], StringFormat::Hexadecimal));
     dict.set("M", Object::String(pdf_date(signing_time).into_bytes(), StringFormat::Literal));
-    if let Some(name) = signer_name {
-        dict.set("Name", crate::writer::text_string(name));
-    }
     dict.set("Reason", crate::writer::text_string(reason));
     dict
 }

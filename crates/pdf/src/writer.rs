@@ -1,4 +1,5 @@
-//! Pages to a signed PDF file: content streams, fonts embedded as subsets (Type 0, Identity-H,
+//! Pages to a signed PDF file: content streams, fonts embedded as subsets (a simple TrueType font
+//! with one byte a glyph when the subset has 256 glyphs or fewer, else Type 0 with Identity-H; either
 //! with a ToUnicode CMap so that text extraction works), an invisible signature field and the
 //! signature itself.
 
@@ -68,6 +69,9 @@ struct UsedFont {
     remapper: GlyphRemapper,
     /// By subset glyph id: the text the glyph stands for.
     to_unicode: Vec<Option<String>>,
+    /// Whether its text is one byte a glyph (a simple TrueType font) rather than two (Type 0):
+    /// decided once every glyph of the document is numbered.
+    one_byte_codes: bool,
 }
 
 /// Writes the pages as a PDF and signs it; the CMS is written in by [`PendingSignature::signed_pdf`].
@@ -83,7 +87,7 @@ pub(crate) fn write_pdf(
     let mut fonts: HashMap<FontSlot, UsedFont> = HashMap::new();
     let mut font_order: Vec<FontSlot> = Vec::new();
 
-    number_glyphs_in_text_order(pages, &mut doc, &mut fonts, &mut font_order)?;
+    number_glyphs_in_text_order(library, pages, &mut doc, &mut fonts, &mut font_order)?;
     let mut page_ids = Vec::with_capacity(pages.len());
     for page in pages {
         let content = page_content(library, page, &mut doc, &mut fonts, &mut font_order)?;
@@ -124,9 +128,7 @@ pub(crate) fn write_pdf(
 
     // The signature: an invisible widget on the certificate's page, its field in the AcroForm.
     let reserved = reserved_signature_len(identity, info.token_room)?;
-    let signer_name = identity.common_name();
-    let signature_id =
-        doc.try_add_object(signature_dictionary(reserved, info.signing_time, signer_name.as_deref(), &info.reason))?;
+    let signature_id = doc.try_add_object(signature_dictionary(reserved, info.signing_time, &info.reason))?;
     let signature_page =
         page_ids.get(info.signature_page).or(page_ids.last()).copied().ok_or(WriteError::Font("no page".to_owned()))?;
     let mut widget = Dictionary::new();
@@ -229,7 +231,8 @@ fn courier(bold: bool) -> Dictionary {
     dict
 }
 
-/// Type 0 font with an Identity-H encoding over a CID font holding the subset.
+/// The font dictionary of an embedded subset: a simple TrueType font when its glyphs are numbered
+/// by one byte, else a Type 0 font with an Identity-H encoding over a CID font.
 fn embedded_font(
     doc: &mut Document,
     library: &FontLibrary,
@@ -239,7 +242,7 @@ fn embedded_font(
 ) -> Result<Dictionary, WriteError> {
     let base_font = format!("{}+{}", subset_tag(&face.postscript_name, &used.remapper), face.postscript_name);
     let glyphs: Vec<u16> = used.remapper.remapped_gids().collect();
-    let program = library.program(slot, glyphs, || font_program(face, &used.remapper))?;
+    let program = library.program(slot, glyphs, || font_program(face, &used.remapper, used.one_byte_codes))?;
     let mut dict = Dictionary::new();
     if face.cff {
         dict.set("Subtype", "CIDFontType0C");
@@ -263,6 +266,26 @@ fn embedded_font(
 
     let widths: Vec<Object> =
         used.remapper.remapped_gids().map(|old| Object::Integer(i64::from(face.width_1000(old)))).collect();
+    // Documents with the same text in a subset have the same map: compressed once.
+    let to_unicode = library.to_unicode(&used.to_unicode, used.one_byte_codes, || {
+        deflate(&to_unicode_cmap(&used.to_unicode, used.one_byte_codes), Level::Best)
+    })?;
+    let to_unicode_id = doc.try_add_object(flate_stream(Dictionary::new(), to_unicode.to_vec())?)?;
+
+    let mut font = Dictionary::new();
+    font.set("Type", "Font");
+    if used.one_byte_codes {
+        // Symbolic (descriptor flag 4) and without /Encoding: byte n is glyph n, through the
+        // font's (1, 0) cmap.
+        font.set("Subtype", "TrueType");
+        font.set("BaseFont", Object::Name(base_font.into_bytes()));
+        font.set("FirstChar", 0);
+        font.set("LastChar", i64::try_from(widths.len()).unwrap_or(1) - 1);
+        font.set("Widths", widths);
+        font.set("FontDescriptor", descriptor_id);
+        font.set("ToUnicode", to_unicode_id);
+        return Ok(font);
+    }
     let mut cid_system_info = Dictionary::new();
     cid_system_info.set("Registry", Object::string_literal("Adobe"));
     cid_system_info.set("Ordering", Object::string_literal("Identity"));
@@ -280,13 +303,6 @@ fn embedded_font(
     }
     let cid_font_id = doc.try_add_object(cid_font)?;
 
-    // Documents with the same text in a subset have the same map: compressed once.
-    let to_unicode =
-        library.to_unicode(&used.to_unicode, || deflate(&to_unicode_cmap(&used.to_unicode), Level::Best))?;
-    let to_unicode_id = doc.try_add_object(flate_stream(Dictionary::new(), to_unicode.to_vec())?)?;
-
-    let mut font = Dictionary::new();
-    font.set("Type", "Font");
     font.set("Subtype", "Type0");
     font.set("BaseFont", Object::Name(base_font.into_bytes()));
     font.set("Encoding", "Identity-H");
@@ -295,8 +311,9 @@ fn embedded_font(
     Ok(font)
 }
 
-/// The subset of the face's font program (for CFF outlines, the bare CFF table), compressed.
-fn font_program(face: &Face, remapper: &GlyphRemapper) -> Result<FontProgram, WriteError> {
+/// The subset of the face's font program (for CFF outlines, the bare CFF table), compressed; with
+/// `byte_cmap`, the map from one-byte codes to its glyphs that a simple TrueType font needs.
+fn font_program(face: &Face, remapper: &GlyphRemapper, byte_cmap: bool) -> Result<FontProgram, WriteError> {
     let subset = subsetter::subset(face.data, face.index, remapper)
         .map_err(|e| WriteError::Font(format!("{}: {e}", face.postscript_name)))?;
     let slim;
@@ -304,8 +321,15 @@ fn font_program(face: &Face, remapper: &GlyphRemapper) -> Result<FontProgram, Wr
         let raw = ttf_parser::RawFace::parse(&subset, 0).map_err(|e| WriteError::Font(e.to_string()))?;
         raw.table(ttf_parser::Tag::from_bytes(b"CFF ")).ok_or(WriteError::Font("no CFF table".to_owned()))?
     } else {
-        slim = crate::sfnt::slim_truetype(&subset);
-        slim.as_deref().unwrap_or(&subset)
+        let slimmed = crate::sfnt::slim_truetype(&subset);
+        let slimmed = slimmed.as_deref().unwrap_or(&subset);
+        slim = if byte_cmap {
+            crate::sfnt::with_byte_cmap(slimmed)
+                .ok_or_else(|| WriteError::Font(format!("{}: no one-byte cmap", face.postscript_name)))?
+        } else {
+            slimmed.to_vec()
+        };
+        &slim
     };
     Ok(FontProgram { compressed: deflate(program, Level::Best)?, length: program.len() })
 }
@@ -324,14 +348,20 @@ fn subset_tag(name: &str, remapper: &GlyphRemapper) -> String {
     (0..6).map(|i| char::from(b'A' + u8::try_from((hash >> (i * 5)) % 26).unwrap_or(0))).collect()
 }
 
-fn to_unicode_cmap(registry: &[Option<String>]) -> Vec<u8> {
+/// The ToUnicode CMap: from glyph codes (one byte or two, as the font's text is written) to text.
+fn to_unicode_cmap(registry: &[Option<String>], one_byte_codes: bool) -> Vec<u8> {
     let mut out = String::with_capacity(256 + registry.len() * 24);
     out.push_str(
         "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
          /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n\
-         /CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n\
-         1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n",
+         /CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n",
     );
+    out.push_str(if one_byte_codes {
+        "1 begincodespacerange\n<00> <FF>\nendcodespacerange\n"
+    } else {
+        "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n"
+    });
+    let code = |gid: usize| if one_byte_codes { format!("{gid:02X}") } else { format!("{gid:04X}") };
     let entries: Vec<(usize, &String)> = registry
         .iter()
         .enumerate()
@@ -372,7 +402,7 @@ fn to_unicode_cmap(registry: &[Option<String>]) -> Vec<u8> {
     for chunk in chars.chunks(100) {
         out.push_str(&format!("{} beginbfchar\n", chunk.len()));
         for (gid, text) in chunk {
-            out.push_str(&format!("<{gid:04X}> <"));
+            out.push_str(&format!("<{}> <", code(*gid)));
             for unit in text.encode_utf16() {
                 out.push_str(&format!("{unit:04X}"));
             }
@@ -383,7 +413,7 @@ fn to_unicode_cmap(registry: &[Option<String>]) -> Vec<u8> {
     for chunk in ranges.chunks(100) {
         out.push_str(&format!("{} beginbfrange\n", chunk.len()));
         for (first, last, unit) in chunk {
-            out.push_str(&format!("<{first:04X}> <{last:04X}> <{unit:04X}>\n"));
+            out.push_str(&format!("<{}> <{}> <{unit:04X}>\n", code(*first), code(*last)));
         }
         out.push_str("endbfrange\n");
     }
@@ -402,7 +432,10 @@ fn used_font<'a>(
         let name = format!("F{}", fonts.len());
         let id = doc.try_new_object_id()?;
         // Only the glyphs used: the subset (cached by its glyph list) is the smallest.
-        fonts.insert(slot, UsedFont { name, id, remapper: GlyphRemapper::new(), to_unicode: Vec::new() });
+        fonts.insert(
+            slot,
+            UsedFont { name, id, remapper: GlyphRemapper::new(), to_unicode: Vec::new(), one_byte_codes: false },
+        );
         font_order.push(slot);
     }
     fonts.get_mut(&slot).ok_or_else(|| WriteError::Font("a font vanished".to_owned()))
@@ -412,6 +445,7 @@ fn used_font<'a>(
 /// content is written: consecutive characters get consecutive subset glyph ids, which the
 /// ToUnicode map then writes as ranges instead of one entry each.
 fn number_glyphs_in_text_order(
+    library: &FontLibrary,
     pages: &[Page],
     doc: &mut Document,
     fonts: &mut HashMap<FontSlot, UsedFont>,
@@ -420,6 +454,8 @@ fn number_glyphs_in_text_order(
     // Each glyph once, with the text it first stands for: a page repeats the few dozen glyphs
     // of its text, and sorting them all was a tenth of a certificate's time.
     let mut first_text: HashMap<(FontSlot, u16), &str> = HashMap::new();
+    // Glyphs that share a cluster with others stand for no text of their own: numbered last.
+    let mut in_shared_clusters: Vec<(FontSlot, u16)> = Vec::new();
     for page in pages {
         for item in &page.items {
             let Item::Text { run, .. } = item else { continue };
@@ -427,18 +463,28 @@ fn number_glyphs_in_text_order(
                 continue;
             }
             used_font(run.font, doc, fonts, font_order)?;
-            for glyph in run.glyphs.iter().filter(|glyph| !glyph.shared_cluster) {
-                first_text.entry((run.font, glyph.id)).or_insert_with(|| run.glyph_text(glyph));
+            for glyph in &run.glyphs {
+                if glyph.shared_cluster {
+                    in_shared_clusters.push((run.font, glyph.id));
+                } else {
+                    first_text.entry((run.font, glyph.id)).or_insert_with(|| run.glyph_text(glyph));
+                }
             }
         }
     }
     let mut glyphs: Vec<(&str, FontSlot, u16)> =
         first_text.into_iter().map(|((slot, glyph), text)| (text, slot, glyph)).collect();
     glyphs.sort_unstable_by(|a, b| (a.0, a.2).cmp(&(b.0, b.2)));
-    for (_, slot, glyph) in glyphs {
+    let in_text_order = glyphs.into_iter().map(|(_, slot, glyph)| (slot, glyph));
+    for (slot, glyph) in in_text_order.chain(in_shared_clusters) {
         if let Some(used) = fonts.get_mut(&slot) {
             used.remapper.remap(glyph);
         }
+    }
+    for (slot, used) in fonts.iter_mut() {
+        let FontSlot::Face(index) = slot else { continue };
+        let truetype = library.face(*index).is_some_and(|face| !face.cff);
+        used.one_byte_codes = truetype && used.remapper.num_gids() <= 256;
     }
     Ok(())
 }
@@ -550,9 +596,9 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
         out.extend_from_slice(b">>>BDC\n");
     }
 
-    // Glyph codes as literal strings of bytes (two per glyph in the embedded faces, Identity-H):
+    // Glyph codes as literal strings of bytes (two per glyph in the Type 0 fonts, Identity-H):
     // half the size of hex before compression, and smaller after it.
-    let two_bytes = face.is_some();
+    let two_bytes = face.is_some() && !used.one_byte_codes;
     let mut cursor = 0.0_f32;
     let mut rise = 0.0_f32;
     let mut open = false;
@@ -685,14 +731,19 @@ mod tests {
     #[test]
     fn cmap_maps_glyphs_to_text() {
         let registry = [None, Some("A".to_owned()), Some("fi".to_owned()), Some(String::new()), None];
-        let cmap = String::from_utf8(to_unicode_cmap(&registry)).unwrap();
+        let cmap = String::from_utf8(to_unicode_cmap(&registry, false)).unwrap();
+        assert!(cmap.contains("<0000> <FFFF>\nendcodespacerange"), "{cmap}");
         assert!(cmap.contains("2 beginbfchar\n<0001> <0041>\n<0002> <00660069>\nendbfchar"));
+        // A simple font's codes are one byte.
+        let cmap = String::from_utf8(to_unicode_cmap(&registry, true)).unwrap();
+        assert!(cmap.contains("<00> <FF>\nendcodespacerange"), "{cmap}");
+        assert!(cmap.contains("2 beginbfchar\n<01> <0041>\n<02> <00660069>\nendbfchar"), "{cmap}");
         // Consecutive glyphs for consecutive characters: one range.
         let registry: Vec<Option<String>> = [None, Some("a"), Some("b"), Some("c"), Some("x"), Some("ff")]
             .into_iter()
             .map(|text| text.map(str::to_owned))
             .collect();
-        let cmap = String::from_utf8(to_unicode_cmap(&registry)).unwrap();
+        let cmap = String::from_utf8(to_unicode_cmap(&registry, false)).unwrap();
         assert!(cmap.contains("2 beginbfchar\n<0004> <0078>\n<0005> <00660066>\nendbfchar"), "{cmap}");
         assert!(cmap.contains("1 beginbfrange\n<0001> <0003> <0061>\nendbfrange"), "{cmap}");
     }
