@@ -5,6 +5,10 @@ demo app's test CLICKWRAP_APP_ID, CLICKWRAP_APP_KEY and CLICKWRAP_TEMPLATE_ID, a
 `clickwrap-server demo` prints them. The webhook test also needs the server started with
 CLICKWRAP_WEBHOOK_ALLOW_CIDRS=127.0.0.0/8 and CLICKWRAP_WEBHOOK_CA_FILE=<this folder>/tls/ca.pem.
 Without CLICKWRAP_BASE_URL every test here is skipped.
+
+Every request the library sends and every answer it gets, and the webhook the service sends, are
+checked against docs/openapi.json with openapi-core (tests/openapi_check.py): each test ends by
+failing on any mismatch.
 """
 
 from __future__ import annotations
@@ -17,11 +21,12 @@ import uuid
 from datetime import UTC, datetime
 
 import pytest
+from openapi_check import TrafficRecorder, webhook_mismatches
 from webhook_receiver import CA_FILE, Delivery, WebhookReceiver
 
 from clickwrap import Clickwrap, ClickwrapError, verify_webhook
 from clickwrap.generated.api.operator import list_webhook_deliveries
-from clickwrap.generated.api.public_client import get_clickwrap, record_clickwrap_action
+from clickwrap.generated.api.public_client import get_clickwrap, get_signing_certificate, record_clickwrap_action
 from clickwrap.generated.models import (
     Action,
     ClickwrapView,
@@ -52,8 +57,13 @@ def unique(prefix: str) -> str:
 
 
 @pytest.fixture
-def operator():
-    with Clickwrap(BASE_URL, operator_token=env("CLICKWRAP_OPERATOR_TOKEN")) as client:
+def traffic() -> TrafficRecorder:
+    return TrafficRecorder()
+
+
+@pytest.fixture
+def operator(traffic):
+    with traffic.watch(Clickwrap(BASE_URL, operator_token=env("CLICKWRAP_OPERATOR_TOKEN"))) as client:
         yield client
 
 
@@ -106,11 +116,11 @@ def published_template(operator: Clickwrap, app_id: str) -> str:
     return template_id
 
 
-def test_the_operators_whole_flow_through_the_library(operator):
+def test_the_operators_whole_flow_through_the_library(operator, traffic):
     # 1. An app.
     app = operator.create_app(unique("Python client flow"))
     app_id = str(app.app_id)
-    backend = Clickwrap(BASE_URL, app_id=app_id, app_key=app.app_key)
+    backend = traffic.watch(Clickwrap(BASE_URL, app_id=app_id, app_key=app.app_key))
 
     # 2-5. A template, published, enabled, linked to the app.
     template_id = published_template(operator, app_id)
@@ -151,6 +161,10 @@ def test_the_operators_whole_flow_through_the_library(operator):
     agreement = backend.agreement(event_id)
     assert agreement.startswith(b"%PDF-")
     assert len(agreement) > len(certificate)
+    # The certificate that signs them: PEM, for anyone.
+    signer = get_signing_certificate.sync(client=backend.public_client)
+    assert isinstance(signer, str)
+    assert signer.startswith("-----BEGIN CERTIFICATE-----")
 
     # 12. The end user's consent status.
     status = backend.consent_status(end_user, template_id)
@@ -163,18 +177,21 @@ def test_the_operators_whole_flow_through_the_library(operator):
     with pytest.raises(ClickwrapError) as refused:
         backend.consent_status(end_user)
     assert (refused.value.status, refused.value.code) == (401, "UNAUTHORIZED")
-    with Clickwrap(BASE_URL, app_id=app_id, app_key=new_key) as renewed:
+    with traffic.watch(Clickwrap(BASE_URL, app_id=app_id, app_key=new_key)) as renewed:
         assert renewed.consent_status(end_user, template_id).status == "ACCEPTED"
     backend.close()
 
+    # 14. Everything said on the way, problems included, is as docs/openapi.json describes it.
+    traffic.assert_matches_document(at_least=18)
 
-def test_a_webhook_of_a_verification_is_checked_by_verify_webhook(operator):
+
+def test_a_webhook_of_a_verification_is_checked_by_verify_webhook(operator, traffic):
     with WebhookReceiver() as receiver:
         app = operator.create_app(unique("Python client webhook"), webhook_url=receiver.url)
         app_id = str(app.app_id)
         template_id = published_template(operator, app_id)
         end_user = unique("python-webhook-user")
-        with Clickwrap(BASE_URL, app_id=app_id, app_key=app.app_key) as backend:
+        with traffic.watch(Clickwrap(BASE_URL, app_id=app_id, app_key=app.app_key)) as backend:
             signature = sdk_side_request(backend, app_id, template_id, end_user, Action.ACCEPTED)
             event_id = str(backend.verify_signature(signature).clickwrap_event_id)
 
@@ -189,6 +206,9 @@ def test_a_webhook_of_a_verification_is_checked_by_verify_webhook(operator):
     # The same request checked with another app's secret is refused.
     with pytest.raises(ValueError):
         verify_webhook(delivery.body, delivery.headers, "whsec_not-this-apps-secret")
+
+    assert webhook_mismatches(delivery.headers, delivery.body) == []
+    traffic.assert_matches_document(at_least=8)
 
 
 def receive_webhook(receiver: WebhookReceiver, operator: Clickwrap, app_id: str) -> Delivery:
@@ -222,10 +242,10 @@ def setting_hint(errors: list[str]) -> str:
     return ""
 
 
-def test_the_demo_apps_credentials_verify_a_declined_action():
+def test_the_demo_apps_credentials_verify_a_declined_action(traffic):
     """The app and template `clickwrap-server demo` made, through the variables it printed."""
     app_id, template_id = env("CLICKWRAP_APP_ID"), env("CLICKWRAP_TEMPLATE_ID")
-    with Clickwrap(BASE_URL, app_id=app_id, app_key=env("CLICKWRAP_APP_KEY")) as backend:
+    with traffic.watch(Clickwrap(BASE_URL, app_id=app_id, app_key=env("CLICKWRAP_APP_KEY"))) as backend:
         end_user = unique("python-demo-user")
         signature = sdk_side_request(backend, app_id, template_id, end_user, Action.DECLINED)
         event = backend.verify_signature(signature)
@@ -236,3 +256,5 @@ def test_the_demo_apps_credentials_verify_a_declined_action():
             backend.certificate(event.clickwrap_event_id)
         assert (refused.value.status, refused.value.code) == (409, "NOT_ACCEPTED")
         assert backend.event_details(event.clickwrap_event_id).certificate_sha_256 is None
+
+    traffic.assert_matches_document(at_least=5)
