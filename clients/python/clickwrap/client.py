@@ -92,7 +92,9 @@ class Clickwrap:
         self._operator_token = operator_token
         self._retry = retry or RetryPolicy()
         self._timeout = httpx.Timeout(timeout)
-        self._verify = verify
+        # httpx 0.28 deprecates a CA bundle's path as `verify` (a warning on every client made, and
+        # gone in a later httpx): the path becomes the SSL context httpx asks for instead.
+        self._verify = ssl.create_default_context(cafile=verify) if isinstance(verify, str) else verify
 
     # ---- the generated clients -------------------------------------------------------------------
 
