@@ -161,6 +161,16 @@ def test_a_ca_bundle_path_as_verify_is_trusted_without_httpx_deprecation_warning
             client.consent_status("user-42")
 
 
+def test_the_clients_repr_does_not_show_the_app_key_or_the_operator_token():
+    answers = [Answer(200, {"status": "NO_DATA", "endUserId": "user-42", "items": []})]
+    with ScriptedServer(answers) as server, clickwrap(server) as client:
+        client.consent_status("user-42")  # a request made: the headers now hold the key too
+        shown = [repr(client.app_client), str(client.operator_client), repr(client.app_client.with_headers({"X": "1"}))]
+    for text in shown:
+        assert APP_KEY not in text and "op_token" not in text, text
+        assert server.url in text
+
+
 def test_a_missing_credential_is_named():
     with pytest.raises(ValueError, match="app_id and app_key"):
         Clickwrap("http://127.0.0.1:9", operator_token="t").verify_signature("s")
