@@ -66,6 +66,16 @@ from .retry import RetryPolicy, RetryTransport
 T = TypeVar("T")
 
 
+class _CredentialedClient(AuthenticatedClient):
+    """The generated AuthenticatedClient with a repr that leaves the credentials out. Its attrs
+    repr shows the App Key or operator token (in `token`, and in the headers once a request is
+    made), so logging the client, or an error report that records local variables, would write
+    the secret out."""
+
+    def __repr__(self) -> str:
+        return f"AuthenticatedClient(base_url={self._base_url!r}, credentials hidden)"
+
+
 class Clickwrap:
     """The service at `base_url` (its root, such as `https://consent.example.com`).
 
@@ -92,7 +102,9 @@ class Clickwrap:
         self._operator_token = operator_token
         self._retry = retry or RetryPolicy()
         self._timeout = httpx.Timeout(timeout)
-        self._verify = verify
+        # httpx 0.28 deprecates a CA bundle's path as `verify` (a warning on every client made, and
+        # gone in a later httpx): the path becomes the SSL context httpx asks for instead.
+        self._verify = ssl.create_default_context(cafile=verify) if isinstance(verify, str) else verify
 
     # ---- the generated clients -------------------------------------------------------------------
 
@@ -101,7 +113,7 @@ class Clickwrap:
         """The client for the server-side routes: sends `X-APP-ID` and `X-APP-KEY`."""
         if self._app_id is None or self._app_key is None:
             raise ValueError("Clickwrap(...) needs app_id and app_key for the server-side routes")
-        return AuthenticatedClient(
+        return _CredentialedClient(
             base_url=self.base_url,
             token=self._app_key,
             prefix="",
@@ -116,7 +128,7 @@ class Clickwrap:
         """The client for the operator API: sends `Authorization: Bearer <operator token>`."""
         if self._operator_token is None:
             raise ValueError("Clickwrap(...) needs operator_token for the operator API")
-        return AuthenticatedClient(
+        return _CredentialedClient(
             base_url=self.base_url,
             token=self._operator_token,
             timeout=self._timeout,

@@ -53,6 +53,10 @@ def verify_webhook(
     """
     if not isinstance(body, (bytes, bytearray)):
         raise TypeError("body must be the raw request body as bytes, not parsed or re-encoded JSON")
+    # An empty key is one anybody can sign with: a secret missing from the configuration must not
+    # turn every forged request into an authentic one.
+    if not secret:
+        raise ValueError("verify_webhook needs the app's webhook signing secret (whsec_…); it is empty")
     timestamp = _header(headers, TIMESTAMP_HEADER)
     signature = _header(headers, SIGNATURE_HEADER)
     if not _TIMESTAMP.fullmatch(timestamp):

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+TLS_DIR = Path(__file__).parent / "tls"
 
 
 @dataclass
@@ -30,7 +34,7 @@ class ScriptedServer:
     A request beyond the script is answered 599, which no test expects.
     """
 
-    def __init__(self, answers: list[Answer]):
+    def __init__(self, answers: list[Answer], tls: bool = False):
         self.answers = list(answers)
         self.received: list[Received] = []
         server = self
@@ -65,7 +69,13 @@ class ScriptedServer:
                 pass
 
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._http.server_address[1]}"
+        scheme = "http"
+        if tls:  # with the webhook receiver's certificate for 127.0.0.1, signed by tests/tls/ca.pem
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(TLS_DIR / "receiver.pem", TLS_DIR / "receiver-key.pem")
+            self._http.socket = context.wrap_socket(self._http.socket, server_side=True)
+            scheme = "https"
+        self.url = f"{scheme}://127.0.0.1:{self._http.server_address[1]}"
         self._thread = threading.Thread(target=self._http.serve_forever, args=(0.05,), daemon=True)
 
     def __enter__(self) -> ScriptedServer:

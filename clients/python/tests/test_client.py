@@ -1,7 +1,10 @@
 """The Clickwrap facade against a local scripted server: credentials, typed errors, retries, paging."""
 
+import warnings
+
+import httpx
 import pytest
-from scripted_server import Answer, ScriptedServer
+from scripted_server import TLS_DIR, Answer, ScriptedServer
 
 from clickwrap import Clickwrap, ClickwrapError, RetryPolicy, iterate_pages
 
@@ -144,6 +147,28 @@ def test_iterate_pages_stops_at_a_page_without_a_cursor():
 
     assert list(iterate_pages(fetch, kind="deliveries")) == [1, 2, 3]
     assert [kind for _, kind in seen] == ["deliveries", "deliveries"]
+
+
+def test_a_ca_bundle_path_as_verify_is_trusted_without_httpx_deprecation_warnings():
+    ca_file = str(TLS_DIR / "ca.pem")
+    with ScriptedServer([Answer(200, {"status": "NO_DATA", "endUserId": "user-42", "items": []})], tls=True) as server:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)
+            with Clickwrap(server.url, app_id=APP_ID, app_key=APP_KEY, verify=ca_file) as client:
+                assert client.consent_status("user-42").status == "NO_DATA"
+        # Without that CA the same server is not trusted: the bundle is what made it work.
+        with Clickwrap(server.url, app_id=APP_ID, app_key=APP_KEY) as client, pytest.raises(httpx.ConnectError):
+            client.consent_status("user-42")
+
+
+def test_the_clients_repr_does_not_show_the_app_key_or_the_operator_token():
+    answers = [Answer(200, {"status": "NO_DATA", "endUserId": "user-42", "items": []})]
+    with ScriptedServer(answers) as server, clickwrap(server) as client:
+        client.consent_status("user-42")  # a request made: the headers now hold the key too
+        shown = [repr(client.app_client), str(client.operator_client), repr(client.app_client.with_headers({"X": "1"}))]
+    for text in shown:
+        assert APP_KEY not in text and "op_token" not in text, text
+        assert server.url in text
 
 
 def test_a_missing_credential_is_named():

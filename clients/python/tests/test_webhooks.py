@@ -126,3 +126,12 @@ def test_an_authentic_body_that_is_not_a_json_object_is_refused():
 def test_a_parsed_body_is_not_accepted_in_place_of_the_raw_bytes():
     with pytest.raises(TypeError):
         verify_webhook(BODY.decode(), signed_headers(), SECRET, now=NOW)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("secret", ["", b""])
+def test_an_empty_secret_is_refused_rather_than_used_as_a_key(secret):
+    # Signed with the empty key, as anybody could: a receiver whose secret setting is missing must
+    # not take this for an authentic request.
+    headers = signed_headers(secret="")
+    with pytest.raises(ValueError, match="secret"):
+        verify_webhook(BODY, headers, secret, now=NOW)

@@ -39,6 +39,10 @@ export function createClickwrapClient(options) {
   const raw = createClient({
     baseUrl: options.baseUrl,
     headers: options.headers,
+    // Redirects are not followed: the service sends none, and fetch would carry X-APP-KEY (it drops
+    // only Authorization) and a verify's body to wherever a Location points, then return that
+    // host's answer as the service's. A 3xx is a ClickwrapError, as in the Python library.
+    redirect: 'manual',
     fetch: options.retry === false ? fetchOnce : retryingFetch(fetchOnce, options.retry),
   });
   raw.use(credentials(options));

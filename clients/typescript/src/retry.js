@@ -29,7 +29,11 @@ export const DEFAULT_RETRY = Object.freeze({
  * @returns {(request: Request) => Promise<Response>}
  */
 export function retryingFetch(fetchOnce, options = {}) {
-  const settings = { ...DEFAULT_RETRY, ...options };
+  // An option left undefined ({ maxRetries: config.maxRetries } with nothing configured) takes its
+  // default: spread as it is, it would replace the default with undefined, and `retry >= undefined`
+  // never ends the retries.
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const settings = { ...DEFAULT_RETRY, ...given };
   const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   return async (request) => {
     if (!IDEMPOTENT_METHODS.has(request.method)) return fetchOnce(request);

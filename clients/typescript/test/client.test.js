@@ -97,6 +97,22 @@ describe('errors', () => {
     assert.match(error.message, /Bad gateway/);
   });
 
+  it('does not follow a redirect, so the App Key and the body never reach another host', async () => {
+    const elsewhere = await startScriptedServer(() => ({ status: 200, json: { clickwrapEventStatus: 'ACCEPTED' } }));
+    try {
+      server = await startScriptedServer((received) => ({ status: 307, headers: { location: elsewhere.baseUrl + received.url } }));
+      const error = await clientWithEverything()
+        .POST('/public-client/v1/clickwrap/verify', { body: { serviceSignature: 'the-signature' } })
+        .catch((e) => e);
+      assert.ok(error instanceof ClickwrapError, `resolved with ${JSON.stringify(error)}`);
+      assert.equal(error.status, 307);
+      assert.equal(server.received.length, 1);
+      assert.equal(elsewhere.received.length, 0, 'the redirect target was sent nothing');
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('leaves the raw client its { data, error, response } answers', async () => {
     server = await startScriptedServer(() => ({ status: 401, json: problem(401, 'UNAUTHORIZED') }));
     const { data, error, response } = await clientWithEverything().raw.GET('/operator/v1/usage');

@@ -76,6 +76,21 @@ describe('retries', () => {
     assert.deepEqual(waits, [1000, 1000]);
   });
 
+  it('takes the default of an option given as undefined, so that the retries still end', async () => {
+    // Ten refusals, then a success: more than the default retries reach, and an end for a client
+    // that would retry without bound.
+    const refusal = { status: 503, json: problem(503, 'SERVICE_UNAVAILABLE') };
+    server = await startScriptedServer(answersThen(Array(10).fill(refusal)));
+    const { client, waits } = recordingClient({ maxRetries: undefined, baseDelayMs: undefined });
+    const error = await client.GET(DETAILS, detailsInit).catch((e) => e);
+    assert.ok(error instanceof ClickwrapError);
+    assert.equal(server.received.length, 4, 'the first attempt and the default 3 retries');
+    // The default backoff: the upper half of 500, 1000, then 2000 ms.
+    [500, 1000, 2000].forEach((ceiling, retry) => {
+      assert.ok(waits[retry] >= ceiling / 2 && waits[retry] <= ceiling, `retry ${retry} waited ${waits[retry]} ms`);
+    });
+  });
+
   it('does not wait for a Retry-After longer than maxRetryAfterSeconds', async () => {
     server = await startScriptedServer(answersThen([
       { status: 429, headers: { 'Retry-After': '3600' }, json: problem(429, 'EVENT_QUOTA_EXCEEDED') },

@@ -25,6 +25,15 @@ function timezone(): string | null {
   }
 }
 
+/**
+ * The OS version as users know it (`14`, `17.4`). Android's Platform.Version is the API level (34),
+ * not the version; its release is in Platform.constants.Release.
+ */
+function osVersion(constants: Record<string, unknown>): string | null {
+  if (Platform.OS === 'android' && typeof constants.Release === 'string' && constants.Release) return constants.Release;
+  return Platform.Version == null ? null : String(Platform.Version);
+}
+
 /** The device facts sent as `clientMetadata` with an action; the service stores them as reported. */
 export function clientMetadata(): Record<string, unknown> {
   const screen = Dimensions.get('screen');
@@ -35,7 +44,7 @@ export function clientMetadata(): Record<string, unknown> {
   return {
     sdk: `react-native/${SDK_VERSION}`,
     platform: Platform.OS,
-    osVersion: Platform.Version == null ? null : String(Platform.Version),
+    osVersion: osVersion(constants),
     // Android names the model; iOS tells phone from tablet.
     model: text(constants.Model),
     manufacturer: text(constants.Manufacturer),

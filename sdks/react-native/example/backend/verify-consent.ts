@@ -25,6 +25,8 @@ export async function verifyConsent(endUserId: string, serviceSignature: string)
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-APP-ID': APP_ID, 'X-APP-KEY': APP_KEY },
     body: JSON.stringify({ serviceSignature }),
+    // The App Key goes to the service only: fetch would send it on to wherever a redirect points.
+    redirect: 'error',
   });
   if (!response.ok) {
     // 400 INVALID_SIGNATURE / SIGNATURE_EXPIRED, 403 SIGNATURE_APP_MISMATCH, 409 SIGNATURE_ALREADY_VERIFIED.
@@ -48,7 +50,14 @@ createServer((request, response) => {
     body += chunk.toString('utf8');
   });
   request.on('end', () => {
-    const { endUserId, serviceSignature } = JSON.parse(body) as { endUserId: string; serviceSignature: string };
+    let consent: { endUserId: string; serviceSignature: string };
+    try {
+      consent = JSON.parse(body);
+    } catch {
+      response.writeHead(400).end(); // not JSON: refused, rather than an exception that stops the server
+      return;
+    }
+    const { endUserId, serviceSignature } = consent;
     verifyConsent(endUserId, serviceSignature).then(
       (event) => {
         // Store event.clickwrapEventId with the account: the certificate is at
