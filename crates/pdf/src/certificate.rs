@@ -289,12 +289,11 @@ pub(crate) fn certificate(composer: &mut Composer<'_>, facts: &CertificateFacts,
 
     section(composer, "How to validate this document");
     let how = format!(
-        "Signed with {} and SHA-256 (PAdES baseline signature, ETSI.CAdES.detached; its signing time is the \
-        verification time, and a timestamp, if the signature carries one, is a time-stamping authority's). \
-        Download the signing certificate, check its fingerprint, and validate against it (or against the root \
-        of the authority that issued it) in a PDF reader that checks signatures, with pyHanko (pyhanko sign \
-        validate --trust signing-certificate.pem document.pdf) or Poppler's pdfsig. The content hash is the \
-        SHA-256 of the content exactly as shown (UTF-8 HTML).",
+        "Signed with {} and SHA-256 (PAdES baseline signature, ETSI.CAdES.detached), at the time of the \
+        verification; a timestamp, if the signature carries one, is a time-stamping authority's. Download the \
+        signing certificate, check its fingerprint and trust it (or the root of the authority that issued it) in \
+        a PDF reader that checks signatures, pyHanko (pyhanko sign validate --trust signing-certificate.pem \
+        document.pdf) or Poppler's pdfsig. The content hash is the SHA-256 of the content as shown (UTF-8 HTML).",
         validation.key_algorithm
     );
     composer.row(&label("Signing certificate"), &shared_value(&validation.certificate_url), LABEL_WIDTH);

@@ -17,7 +17,7 @@ pub(crate) const MARGIN_TOP: f32 = 42.5;
 pub(crate) const MARGIN_BOTTOM: f32 = 50.0;
 pub(crate) const CONTENT_WIDTH: f32 = PAGE_WIDTH - 2.0 * MARGIN_X;
 /// Line height as a multiple of the font size (room for Devanagari marks above and below).
-const LEADING: f32 = 1.40;
+const LEADING: f32 = 1.35;
 
 /// Paragraph text with its styles.
 #[derive(Debug, Clone, Default)]

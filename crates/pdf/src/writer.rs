@@ -505,13 +505,13 @@ fn page_content(
                 out.extend_from_slice(b" G ");
                 num(&mut out, *width);
                 out.extend_from_slice(b" w ");
-                num(&mut out, *x1);
+                position(&mut out, *x1);
                 out.push(b' ');
-                num(&mut out, *y1);
+                position(&mut out, *y1);
                 out.extend_from_slice(b" m ");
-                num(&mut out, *x2);
+                position(&mut out, *x2);
                 out.push(b' ');
-                num(&mut out, *y2);
+                position(&mut out, *y2);
                 out.extend_from_slice(b" l S Q\n");
             }
             Item::Text { x, y, run } => {
@@ -586,9 +586,9 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
     if run.style.italic {
         out.extend_from_slice(b"1 0 0.2 1 ");
     }
-    num(out, x);
+    position(out, x);
     out.push(b' ');
-    num(out, y);
+    position(out, y);
     out.extend_from_slice(if run.style.italic { b" Tm\n" } else { b" Td\n" });
     if actual_text {
         out.extend_from_slice(b"/Span<</ActualText<");
@@ -627,7 +627,8 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
                 out.push(b')');
                 in_string = false;
             }
-            num(out, -delta * 1000.0 / size);
+            // In thousandths of the font size: whole ones are exact to a two-hundredth of a point.
+            num(out, (-delta * 1000.0 / size).round());
         }
         if !in_string {
             out.push(b'(');
@@ -675,6 +676,11 @@ fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
         out.push(DIGITS.get(usize::from(byte >> 4)).copied().unwrap_or(b'0'));
         out.push(DIGITS.get(usize::from(byte & 0x0f)).copied().unwrap_or(b'0'));
     }
+}
+
+/// A place on the page, to a tenth of a point (1/28 mm: finer than any printer or screen shows).
+fn position(out: &mut Vec<u8>, value: f32) {
+    num(out, (value * 10.0).round() / 10.0);
 }
 
 /// A number with at most two decimals, without trailing zeros.
