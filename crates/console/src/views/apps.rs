@@ -261,14 +261,14 @@ fn delivery(chrome: &Chrome<'_>, app: &App, record: &DeliveryRecord) -> Markup {
                 }))
             }
             details.attempts {
-                summary { "Attempts (" (record.attempts.len()) ") and payload" }
+                summary { "Payload and attempts (" (record.attempts.len()) ")" }
+                h3.small-heading { "Payload" }
+                pre.code { code { (pretty_json(&d.payload)) } }
                 @if record.attempts.is_empty() {
                     p.muted { "Not attempted yet." }
-                    h3.small-heading { "Payload" }
-                    pre.code { code { (d.payload) } }
                 }
                 ol.plain-list {
-                    @for attempt in &record.attempts { li.attempt { (attempt_markup(attempt)) } }
+                    @for attempt in &record.attempts { li.attempt { (attempt_markup(attempt, &d.payload)) } }
                 }
             }
             @if chrome.can_change {
@@ -282,7 +282,8 @@ fn delivery(chrome: &Chrome<'_>, app: &App, record: &DeliveryRecord) -> Markup {
     }
 }
 
-fn attempt_markup(attempt: &DeliveryAttempt) -> Markup {
+/// An attempt; its request body only when it is not the delivery's payload (shown once above it).
+fn attempt_markup(attempt: &DeliveryAttempt, payload: &str) -> Markup {
     html! {
         h3.small-heading {
             "Attempt " (attempt.number) " "
@@ -305,9 +306,19 @@ fn attempt_markup(attempt: &DeliveryAttempt) -> Markup {
             h4.small-heading { "Response excerpt" }
             pre.code { code { (excerpt) } }
         }
-        h4.small-heading { "Request body" }
-        pre.code { code { (attempt.request_body) } }
+        @if attempt.request_body != payload {
+            h4.small-heading { "Request body" }
+            pre.code { code { (pretty_json(&attempt.request_body)) } }
+        }
     }
+}
+
+/// JSON indented for reading (a payload is one long line); anything else as it is.
+fn pretty_json(text: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|value| serde_json::to_string_pretty(&value).ok())
+        .unwrap_or_else(|| text.to_owned())
 }
 
 fn verdict_markup(verdict: WebhookVerdict<'_>) -> Markup {
@@ -523,11 +534,26 @@ mod tests {
             &format!(r#"name="app_id" value="{APP_ID}""#),
             &format!(r#"href="/console/apps/{APP_ID}/webhooks?cursor=c%2F%2B%3D1""#),
             "Not attempted yet.",
+            // Indented for reading.
+            "\n  &quot;eventType&quot;: &quot;CLICKWRAP_EVENT_VERIFIED&quot;",
         ] {
             assert!(html.contains(needle), "missing {needle}");
         }
+        // The payload once per delivery, not again for each of the first one's two attempts,
+        // whose bodies are the payload.
+        assert_eq!(html.matches(LONG).count(), 2);
+        assert!(!html.contains("Request body"));
         assert_escaped(&html);
         assert_common_rules(&html);
+
+        // An attempt that sent something else than the payload shows what it sent.
+        let mut odd = record(DeliveryState::Delivered, 1);
+        if let Some(attempt) = odd.attempts.first_mut() {
+            attempt.request_body = "not the payload".into();
+        }
+        let html =
+            deliveries(&admin(), &app("Shop"), &DeliveryPage { items: vec![odd], next_cursor: None }).into_string();
+        assert!(html.contains("Request body") && html.contains("not the payload"));
 
         let html =
             deliveries(&viewer(), &app("Shop"), &DeliveryPage { items: vec![], next_cursor: None }).into_string();

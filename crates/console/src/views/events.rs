@@ -217,7 +217,16 @@ pub fn detail(chrome: &Chrome<'_>, details: &EventDetails, template_name: &str, 
             section.card aria-labelledby="webhook-heading" {
                 h2 #webhook-heading { "Webhook" }
                 @match &details.delivery {
-                    None => (empty_state("No webhook delivery was recorded.")),
+                    // Every verification queues one; without it the event is unverified, or its
+                    // delivery has been deleted after its retention period.
+                    None if event.status == EventStatus::Unverified => (empty_state(
+                        "No webhook yet: one is sent when the integration's server verifies the event."
+                    )),
+                    None => (empty_state(
+                        "No webhook delivery is kept for this event. Deliveries are deleted once their retention \
+                         period has passed (by default 30 days after delivery, 90 after failing); the event and \
+                         its certificate are kept."
+                    )),
                     Some(delivery) => {
                         dl.facts {
                             (fact("State", delivery_state_badge(delivery.state)))
@@ -517,7 +526,10 @@ mod tests {
         let declined = EventDetails { event: event(EventStatus::Declined), certificate_sha256: None, delivery: None };
         let html = detail(&viewer(), &declined, "Terms (old name)", "Shop").into_string();
         assert!(!html.contains("/certificate\"") && !html.contains("/agreement\""));
-        assert!(html.contains("No webhook delivery was recorded.") && html.contains(">DECLINED<"));
+        assert!(html.contains("No webhook delivery is kept for this event.") && html.contains(">DECLINED<"));
+        let unverified = EventDetails { event: event(EventStatus::Unverified), certificate_sha256: None, delivery: None };
+        let html = detail(&viewer(), &unverified, "Terms", "Shop").into_string();
+        assert!(html.contains("No webhook yet"), "{html}");
         assert_common_rules(&html);
     }
 
