@@ -243,18 +243,20 @@ class Clickwrap:
 
 def iterate_pages(fetch_page: Callable[..., Any], **filters: Any) -> Iterator[Any]:
     """Every item of a cursor-paged list: calls `fetch_page(**filters, next_page_cursor=...)` with
-    the cursor each page returns, until a page returns none.
+    the cursor each page returns, until a page returns none (from `next_page_cursor` when given).
 
     Works for every list of the service that pages this way (the events lists, the webhook
     deliveries, the audit log), e.g. `iterate_pages(clickwrap.list_events, end_user_id="u-1")`.
     """
-    filters.pop("next_page_cursor", None)
-    cursor: str | Unset = UNSET
+    cursor: str | Unset = filters.pop("next_page_cursor", None) or UNSET
     while True:
         page = fetch_page(**filters, next_page_cursor=cursor)
         yield from page.items
         if not page.next_page_cursor:
             return
+        if page.next_page_cursor == cursor:
+            # A page that points at itself would be fetched forever.
+            raise RuntimeError(f"the service answered the cursor {cursor!r} with the same cursor")
         cursor = page.next_page_cursor
 
 

@@ -148,6 +148,26 @@ def test_iterate_pages_stops_at_a_page_without_a_cursor():
     assert list(iterate_pages(fetch, kind="deliveries")) == [1, 2, 3]
     assert [kind for _, kind in seen] == ["deliveries", "deliveries"]
 
+    # A cursor given to start with is where it starts.
+    seen.clear()
+    assert list(iterate_pages(fetch, kind="deliveries", next_page_cursor="b")) == [3]
+    assert seen == [("b", "deliveries")]
+
+
+def test_iterate_pages_refuses_a_page_that_points_at_itself():
+    class Page:
+        items = [1]
+        next_page_cursor = "same"
+
+    pages = iterate_pages(lambda next_page_cursor: Page(), next_page_cursor="same")
+    assert next(pages) == 1
+    try:
+        next(pages)
+    except RuntimeError as error:
+        assert "same cursor" in str(error)
+    else:
+        raise AssertionError("a page pointing at itself was followed")
+
 
 def test_a_ca_bundle_path_as_verify_is_trusted_without_httpx_deprecation_warnings():
     ca_file = str(TLS_DIR / "ca.pem")

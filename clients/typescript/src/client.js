@@ -60,6 +60,10 @@ export function createClickwrapClient(options) {
     do {
       const page = await send('get', path, { params: { query: { ...query, nextPageCursor: cursor } } });
       yield* page.items;
+      if (page.nextPageCursor && page.nextPageCursor === cursor) {
+        // A page that points at itself would be fetched forever.
+        throw new Error(`the service answered the cursor ${cursor} with the same cursor`);
+      }
       cursor = page.nextPageCursor;
     } while (cursor);
   }

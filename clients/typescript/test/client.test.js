@@ -159,6 +159,17 @@ describe('events iterator', () => {
     assert.equal(server.received[0].headers.authorization, 'Bearer the-operator-token');
   });
 
+  it('refuses a page that points at itself', async () => {
+    server = await startScriptedServer(() => ({ status: 200, json: { items: [{ clickwrapEventId: 'e1' }], nextPageCursor: 'same' } }));
+    const ids = [];
+    const iterate = async () => {
+      for await (const event of clientWithEverything().events({ nextPageCursor: 'same' })) ids.push(event.clickwrapEventId);
+    };
+    await assert.rejects(iterate, /same cursor/);
+    assert.deepEqual(ids, ['e1']);
+    assert.equal(server.received.length, 1);
+  });
+
   it('throws the error of a page', async () => {
     server = await startScriptedServer(() => ({ status: 400, json: problem(400, 'INVALID_CURSOR') }));
     const iterate = async () => {
