@@ -156,14 +156,34 @@ fn index_names(plan: &Value, found: &mut Vec<String>) {
     }
 }
 
+/// Prepares `sql` as `probe`. A parameter whose context does not tell its type (`$n IS NOT NULL`)
+/// is declared `text`, one at a time as PostgreSQL names them; it infers the others (`unknown`).
+async fn prepare(conn: &mut AsyncPgConnection, sql: &str, parameters: usize) {
+    let mut declared = vec!["unknown"; parameters];
+    loop {
+        let types = if parameters == 0 { String::new() } else { format!("({})", declared.join(", ")) };
+        let Err(error) = conn.batch_execute(&format!("DEALLOCATE ALL; PREPARE probe {types} AS {sql}")).await else {
+            return;
+        };
+        let message = error.to_string();
+        let untyped = message
+            .split_once("could not determine data type of parameter $")
+            .and_then(|(_, number)| number.trim().parse::<usize>().ok())
+            .and_then(|number| number.checked_sub(1));
+        match untyped.and_then(|index| declared.get_mut(index)) {
+            Some(parameter) if *parameter == "unknown" => *parameter = "text",
+            _ => panic!("cannot prepare {sql}: {message}"),
+        }
+    }
+}
+
 /// The indexes the plan PostgreSQL makes for `sent`'s values reads, and that plan as text. The
 /// statement is prepared and explained for its values, as the store's prepared statements are on
 /// their first executions (EXPLAIN without ANALYZE: nothing is run).
 async fn indexes_read(conn: &mut AsyncPgConnection, sent: &Sent) -> (Vec<String>, String) {
     let sql = &sent.sql;
-    conn.batch_execute(&format!("DEALLOCATE ALL; SET plan_cache_mode = force_custom_plan; PREPARE probe AS {sql}"))
-        .await
-        .unwrap_or_else(|e| panic!("cannot prepare {sql}: {e}"));
+    prepare(conn, sql, sent.values.len()).await;
+    conn.batch_execute("SET plan_cache_mode = force_custom_plan").await.unwrap();
     let parameters: Parameters =
         diesel::sql_query("SELECT parameter_types::text[] AS types FROM pg_prepared_statements WHERE name = 'probe'")
             .get_result(conn)
@@ -363,9 +383,12 @@ async fn every_index_of_the_event_path_is_read_by_its_statement() {
     let to_verify = fixtures::stored_event(&stores, fixtures::event(&ours.app, template).build()).await;
     let verification = sent(store.find_event_to_verify(tenant, to_verify.id), "clickwrap_events").await;
     checks.reads("clickwrap_events_tenant_id_id_key", "find_event_to_verify", &verification).await;
-    // With a quota, the verification's UPDATE is a statement of its own. Without one it is part of
-    // a larger statement (VERIFY_UNLIMITED_SQL) with a parameter PostgreSQL cannot type when it is
-    // prepared without the types the store binds, so that one is not explained here.
+    // Without a quota, the verification's UPDATE is the first part of one statement; with a quota, a
+    // statement of its own.
+    let record = fixtures::verification(&to_verify, base_plus_secs(2), None);
+    let update = sent(store.commit_verification(&record), "UPDATE clickwrap_events SET status").await;
+    checks.reads("clickwrap_events_tenant_id_id_key", "the verification (no quota)", &update).await;
+    let to_verify = fixtures::stored_event(&stores, fixtures::event(&ours.app, template).build()).await;
     let record = fixtures::verification(&to_verify, base_plus_secs(2), Some(1_000_000));
     let update = sent(store.commit_verification(&record), "UPDATE clickwrap_events SET status").await;
     checks.reads("clickwrap_events_tenant_id_id_key", "the verification's UPDATE (with a quota)", &update).await;
