@@ -204,7 +204,7 @@ async fn indexes_read(conn: &mut AsyncPgConnection, sent: &Sent) -> (Vec<String>
     (found, format!("values: {arguments}\nplan: {}", serde_json::to_string_pretty(&explained.plan).unwrap()))
 }
 
-/// What was checked: the index, the statement's purpose, and the failure if the plan did not read it.
+/// The plans checked so far: each that read its index, and a report of each that did not.
 struct Checks<'c> {
     conn: &'c mut AsyncPgConnection,
     proven: Vec<String>,
