@@ -80,6 +80,8 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
   }, [boxHeight, contentHeight]);
 
   const title = readOnly && view.name ? view.name : textOf(customizations, 'title');
+  // The template's name is left out of the subtitle when it is already the title (showAcceptedContent).
+  const subtitleView = view.name === title ? { ...view, name: '' } : view;
   const acceptLabel = textOf(customizations, 'acceptButton');
   const checkboxLabel = textOf(customizations, 'checkboxLabel');
   const ready = scrollMode ? scrolledToEnd : checked;
@@ -164,7 +166,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
             <View style={styles.grow}>
               <Text accessibilityRole="header" style={[styles.title, { color: colors.text }]}>{title}</Text>
               <Text testID="clickwrap-subtitle" style={[styles.subtitle, { color: colors.muted }]}>
-                {subtitle(view, customizations, language)}
+                {subtitle(subtitleView, customizations, language)}
               </Text>
             </View>
             {closable && !readOnly ? (

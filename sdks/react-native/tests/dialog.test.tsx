@@ -186,6 +186,8 @@ describe('showAcceptedContent', () => {
     const shown = ClickwrapClient.showAcceptedContent({ clickwrapTemplateId: TEMPLATE_ID, endUserId: USER, language: 'en' });
     await screen.findByTestId('clickwrap-dialog');
     expect(screen.getByRole('header', { name: 'Terms of Service' })).toBeTruthy();
+    // The name is the title here, so the subtitle does not repeat it.
+    expect(screen.getByTestId('clickwrap-subtitle')).toHaveTextContent(/^Version 1\.2 · January 15, 2026$/);
     expect(screen.getByText('The accepted terms.')).toBeTruthy();
     expect(screen.queryByTestId('clickwrap-accept')).toBeNull();
     expect(screen.queryByTestId('clickwrap-decline')).toBeNull();
