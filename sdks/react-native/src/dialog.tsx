@@ -241,16 +241,19 @@ const styles = StyleSheet.create({
   grow: { flex: 1 },
   title: { fontSize: 19, fontWeight: '600', lineHeight: 25 },
   subtitle: { fontSize: 13, marginTop: 4 },
-  close: { width: 36, height: 36, alignItems: 'center', justifyContent: 'center', marginTop: -6, marginRight: -6 },
+  // A 44-point touch target; the negative margins keep the × where a smaller box would put it.
+  close: { width: 44, height: 44, alignItems: 'center', justifyContent: 'center', marginTop: -10, marginRight: -10 },
   closeText: { fontSize: 26, lineHeight: 28 },
   content: { flexGrow: 0, flexShrink: 1, borderTopWidth: StyleSheet.hairlineWidth, borderBottomWidth: StyleSheet.hairlineWidth },
   contentInner: { paddingHorizontal: 20, paddingVertical: 4 },
   note: { marginHorizontal: 20, marginTop: 10, fontSize: 13 },
   error: { fontWeight: '600' },
-  check: { flexDirection: 'row', alignItems: 'flex-start', marginHorizontal: 20, marginTop: 12, gap: 10 },
+  // At least 44 points high (a touch target) with a one-line label; the label's line is as high as
+  // the box, so the box stands beside its first line.
+  check: { flexDirection: 'row', alignItems: 'flex-start', minHeight: 44, paddingVertical: 11, marginHorizontal: 20, marginTop: 2, gap: 10 },
   box: { width: 22, height: 22, borderWidth: 2, borderRadius: 4, alignItems: 'center', justifyContent: 'center' },
   tick: { fontSize: 14, fontWeight: '700' },
-  checkLabel: { flex: 1, fontSize: 15 },
+  checkLabel: { flex: 1, fontSize: 15, lineHeight: 22 },
   footer: { flexDirection: 'row', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: 8, paddingHorizontal: 20, paddingTop: 16 },
   spinner: { marginRight: 'auto' },
   button: { minWidth: 110, minHeight: 44, paddingHorizontal: 18, paddingVertical: 9, borderWidth: 2, alignItems: 'center', justifyContent: 'center' },

@@ -168,6 +168,11 @@ describe('accessibility', () => {
     fireEvent.press(screen.getByRole('checkbox'));
     expect(screen.getByRole('checkbox')).toBeChecked();
     expect(screen.getByRole('button', { name: 'Accept' })).toBeEnabled();
+    // Everything to press is a 44-point touch target at least.
+    for (const target of [...screen.getAllByRole('button'), screen.getByRole('checkbox')]) {
+      const style = StyleSheet.flatten(target.props.style);
+      expect(Math.max(style.minHeight ?? 0, style.height ?? 0)).toBeGreaterThanOrEqual(44);
+    }
     await close(shown);
   });
 
