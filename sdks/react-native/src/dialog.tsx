@@ -256,7 +256,9 @@ const styles = StyleSheet.create({
   checkLabel: { flex: 1, fontSize: 15, lineHeight: 22 },
   footer: { flexDirection: 'row', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: 8, paddingHorizontal: 20, paddingTop: 16 },
   spinner: { marginRight: 'auto' },
-  button: { minWidth: 110, minHeight: 44, paddingHorizontal: 18, paddingVertical: 9, borderWidth: 2, alignItems: 'center', justifyContent: 'center' },
+  // flexGrow: buttons share their row, so buttons wrapped on a narrow screen stack at full width
+  // instead of standing ragged at the right.
+  button: { flexGrow: 1, minWidth: 110, minHeight: 44, paddingHorizontal: 18, paddingVertical: 9, borderWidth: 2, alignItems: 'center', justifyContent: 'center' },
   buttonText: { fontSize: 15, fontWeight: '600' },
   disabled: { opacity: 0.45 },
 });
