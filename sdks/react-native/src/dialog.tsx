@@ -59,7 +59,9 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
   const [contentHeight, setContentHeight] = React.useState<number | null>(null);
   const [scrolledToEnd, setScrolledToEnd] = React.useState(false);
   const [checked, setChecked] = React.useState(false);
-  const [busy, setBusy] = React.useState(false);
+  // The action being recorded: its button shows a spinner, and nothing can be pressed meanwhile.
+  const [pending, setPending] = React.useState<ClickwrapAction | null>(null);
+  const busy = pending !== null;
   const [saveError, setSaveError] = React.useState('');
   const [logoFailed, setLogoFailed] = React.useState(false);
   // Whether Accept was held back at first because the agreement was taller than its box.
@@ -96,7 +98,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
 
   const act = (action: ClickwrapAction) => {
     if (busy || settled.current || !onAction) return;
-    setBusy(true);
+    setPending(action);
     setSaveError('');
     const presentation: Presentation = {
       mode: 'DIALOG',
@@ -111,7 +113,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
         onFinish(value);
       },
       (failure) => {
-        setBusy(false);
+        setPending(null);
         if (isTemporary(failure)) {
           setSaveError(words.saveFailed);
         } else {
@@ -127,7 +129,9 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
     if (contentOffset.y + layoutMeasurement.height >= contentSize.height - END_SLACK) setScrolledToEnd(true);
   };
 
-  const button = (label: string, style: ButtonColors, disabled: boolean, onPress: () => void, testID: string) => (
+  // `working`: the button's action is being recorded. Its spinner stands over the hidden label, so
+  // the button keeps its size and the footer does not move.
+  const button = (label: string, style: ButtonColors, disabled: boolean, onPress: () => void, testID: string, working = false) => (
     <Pressable
       testID={testID}
       accessibilityRole="button"
@@ -136,9 +140,10 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
       accessibilityHint={testID === 'clickwrap-accept' && scrollMode && !scrolledToEnd ? words.scrollHint : undefined}
       disabled={disabled}
       onPress={onPress}
-      style={[styles.button, { backgroundColor: style.backgroundColor, borderColor: style.borderColor, borderRadius: colors.radius / 2 }, disabled && styles.disabled]}
+      style={[styles.button, { backgroundColor: style.backgroundColor, borderColor: style.borderColor, borderRadius: colors.radius / 2 }, disabled && !working && styles.disabled]}
     >
-      <Text style={[styles.buttonText, { color: style.color }]}>{label}</Text>
+      <Text style={[styles.buttonText, { color: style.color }, working && styles.hidden]}>{label}</Text>
+      {working ? <ActivityIndicator testID="clickwrap-spinner" color={style.color} style={StyleSheet.absoluteFill} /> : null}
     </Pressable>
   );
 
@@ -215,15 +220,14 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
           ) : null}
 
           <View style={styles.footer}>
-            {busy ? <ActivityIndicator color={colors.accent} style={styles.spinner} /> : null}
             {readOnly
               ? button(words.close, buttonColors('FILLED', false, colors), false, cancel, 'clickwrap-done')
               : (
                 <>
                   {buttons.showDecline !== false
-                    ? button(textOf(customizations, 'declineButton'), buttonColors(buttons.declineStyle, true, colors), busy, () => act('DECLINED'), 'clickwrap-decline')
+                    ? button(textOf(customizations, 'declineButton'), buttonColors(buttons.declineStyle, true, colors), busy, () => act('DECLINED'), 'clickwrap-decline', pending === 'DECLINED')
                     : null}
-                  {button(acceptLabel, buttonColors(buttons.acceptStyle, false, colors), busy || !ready, () => act('ACCEPTED'), 'clickwrap-accept')}
+                  {button(acceptLabel, buttonColors(buttons.acceptStyle, false, colors), busy || !ready, () => act('ACCEPTED'), 'clickwrap-accept', pending === 'ACCEPTED')}
                 </>
               )}
           </View>
@@ -255,10 +259,10 @@ const styles = StyleSheet.create({
   tick: { fontSize: 14, fontWeight: '700' },
   checkLabel: { flex: 1, fontSize: 15, lineHeight: 22 },
   footer: { flexDirection: 'row', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: 8, paddingHorizontal: 20, paddingTop: 16 },
-  spinner: { marginRight: 'auto' },
   // flexGrow: buttons share their row, so buttons wrapped on a narrow screen stack at full width
   // instead of standing ragged at the right.
   button: { flexGrow: 1, minWidth: 110, minHeight: 44, paddingHorizontal: 18, paddingVertical: 9, borderWidth: 2, alignItems: 'center', justifyContent: 'center' },
   buttonText: { fontSize: 15, fontWeight: '600' },
   disabled: { opacity: 0.45 },
+  hidden: { opacity: 0 },
 });

@@ -176,6 +176,27 @@ describe('accessibility', () => {
     await close(shown);
   });
 
+  test('while an action is recorded, its button shows a spinner and nothing can be pressed', async () => {
+    const { service, shown } = await open({ agreementMode: 'CHECKBOX' });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answer = service.fetch.getMockImplementation()!;
+    service.fetch.mockImplementation(async (url, init) => {
+      if (init?.method === 'POST') await held;
+      return answer(url, init);
+    });
+    fireEvent.press(screen.getByRole('checkbox'));
+    fireEvent.press(screen.getByRole('button', { name: 'Accept' }));
+    expect(within(screen.getByRole('button', { name: 'Accept' })).getByTestId('clickwrap-spinner')).toBeTruthy();
+    expect(within(screen.getByRole('button', { name: 'Decline' })).queryByTestId('clickwrap-spinner')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Decline' })).toBeDisabled();
+    expect(screen.getByRole('checkbox')).toBeDisabled();
+    release();
+    expect((await inAct(shown)).value).toMatchObject({ action: 'ACCEPTED' });
+  });
+
   test('in scroll mode, Accept tells why it is disabled', async () => {
     const { shown } = await open({});
     expect(screen.getByRole('button', { name: 'Accept' }).props.accessibilityHint).toBe('Scroll to the end to continue.');
