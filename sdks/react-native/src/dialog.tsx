@@ -8,11 +8,14 @@ import {
   ActivityIndicator,
   Image,
   Modal,
+  Platform,
   Pressable,
   ScrollView,
+  StatusBar,
   StyleSheet,
   Text,
   View,
+  useWindowDimensions,
   type LayoutChangeEvent,
   type NativeScrollEvent,
   type NativeSyntheticEvent,
@@ -26,6 +29,21 @@ import { subtitle, textOf, wording } from './wording';
 
 /** How close to the end (in points) counts as the end: rounding on devices with fractional pixels. */
 const END_SLACK = 2;
+
+/** The space kept between the dialog and the screen's edges. */
+const SCREEN_MARGIN = 16;
+
+/**
+ * The Modal covers the whole screen, the status bar's area too (always on iOS; on Android through
+ * statusBarTranslucent), and React Native tells no safe-area insets without a native module. So a
+ * dialog as tall as the screen keeps clear of the status bar, an iPhone's notch or Dynamic Island
+ * (insets of at most 62 points upright) and its home indicator (34 points) by these margins.
+ */
+function screenMargins(landscape: boolean) {
+  if (Platform.OS === 'ios') return landscape ? { paddingTop: 24, paddingBottom: 24 } : { paddingTop: 62, paddingBottom: 34 };
+  if (Platform.OS === 'android') return { paddingTop: (StatusBar.currentHeight ?? 24) + SCREEN_MARGIN, paddingBottom: SCREEN_MARGIN };
+  return { paddingVertical: SCREEN_MARGIN };
+}
 
 export interface DialogRequest {
   view: ClickwrapView;
@@ -54,6 +72,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
   const colors = palette(customizations);
   const closable = readOnly || !disableClose;
   const scrollMode = !readOnly && agreementMode === 'SCROLL';
+  const screen = useWindowDimensions();
 
   const [boxHeight, setBoxHeight] = React.useState<number | null>(null);
   const [contentHeight, setContentHeight] = React.useState<number | null>(null);
@@ -156,7 +175,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
       // Android's back button: closes like the close button, unless closing is disabled.
       onRequestClose={closable ? cancel : () => undefined}
     >
-      <View style={styles.backdrop}>
+      <View testID="clickwrap-backdrop" style={[styles.backdrop, screenMargins(screen.width > screen.height)]}>
         <View
           testID="clickwrap-dialog"
           accessibilityViewIsModal
@@ -238,7 +257,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
 }
 
 const styles = StyleSheet.create({
-  backdrop: { flex: 1, justifyContent: 'center', alignItems: 'center', padding: 16, backgroundColor: 'rgba(15,23,42,0.55)' },
+  backdrop: { flex: 1, justifyContent: 'center', alignItems: 'center', paddingHorizontal: SCREEN_MARGIN, backgroundColor: 'rgba(15,23,42,0.55)' },
   dialog: { width: '100%', maxWidth: 640, maxHeight: '100%', overflow: 'hidden', paddingBottom: 16 },
   head: { flexDirection: 'row', alignItems: 'flex-start', padding: 20, paddingBottom: 12, gap: 12 },
   logo: { width: 80, height: 40 },

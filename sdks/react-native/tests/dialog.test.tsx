@@ -197,6 +197,15 @@ describe('accessibility', () => {
     expect((await inAct(shown)).value).toMatchObject({ action: 'ACCEPTED' });
   });
 
+  test("on an upright iPhone a tall dialog keeps clear of the Dynamic Island and the home indicator", async () => {
+    const { shown } = await open({});
+    // The test renderer is iOS on a portrait screen.
+    const margins = style('clickwrap-backdrop');
+    expect(margins.paddingTop).toBeGreaterThanOrEqual(59);
+    expect(margins.paddingBottom).toBeGreaterThanOrEqual(34);
+    await close(shown);
+  });
+
   test('in scroll mode, Accept tells why it is disabled', async () => {
     const { shown } = await open({});
     expect(screen.getByRole('button', { name: 'Accept' }).props.accessibilityHint).toBe('Scroll to the end to continue.');
