@@ -264,8 +264,9 @@ const styles = StyleSheet.create({
   grow: { flex: 1 },
   title: { fontSize: 19, fontWeight: '600', lineHeight: 25 },
   subtitle: { fontSize: 13, marginTop: 4 },
-  // A 44-point touch target; the negative margins keep the × where a smaller box would put it.
-  close: { width: 44, height: 44, alignItems: 'center', justifyContent: 'center', marginTop: -10, marginRight: -10 },
+  // A 44-point touch target; the negative margins keep the × where a 36-point box put it, and leave
+  // the title as much room as that box did.
+  close: { width: 44, height: 44, alignItems: 'center', justifyContent: 'center', marginTop: -10, marginRight: -10, marginLeft: -4 },
   closeText: { fontSize: 26, lineHeight: 28 },
   content: { flexGrow: 0, flexShrink: 1, borderTopWidth: StyleSheet.hairlineWidth, borderBottomWidth: StyleSheet.hairlineWidth },
   contentInner: { paddingHorizontal: 20, paddingVertical: 4 },
