@@ -8,11 +8,14 @@ import {
   ActivityIndicator,
   Image,
   Modal,
+  Platform,
   Pressable,
   ScrollView,
+  StatusBar,
   StyleSheet,
   Text,
   View,
+  useWindowDimensions,
   type LayoutChangeEvent,
   type NativeScrollEvent,
   type NativeSyntheticEvent,
@@ -26,6 +29,21 @@ import { subtitle, textOf, wording } from './wording';
 
 /** How close to the end (in points) counts as the end: rounding on devices with fractional pixels. */
 const END_SLACK = 2;
+
+/** The space kept between the dialog and the screen's edges. */
+const SCREEN_MARGIN = 16;
+
+/**
+ * The Modal covers the whole screen, the status bar's area too (always on iOS; on Android through
+ * statusBarTranslucent), and React Native tells no safe-area insets without a native module. So a
+ * dialog as tall as the screen keeps clear of the status bar, an iPhone's notch or Dynamic Island
+ * (insets of at most 62 points upright) and its home indicator (34 points) by these margins.
+ */
+function screenMargins(landscape: boolean) {
+  if (Platform.OS === 'ios') return landscape ? { paddingTop: 24, paddingBottom: 24 } : { paddingTop: 62, paddingBottom: 34 };
+  if (Platform.OS === 'android') return { paddingTop: (StatusBar.currentHeight ?? 24) + SCREEN_MARGIN, paddingBottom: SCREEN_MARGIN };
+  return { paddingVertical: SCREEN_MARGIN };
+}
 
 export interface DialogRequest {
   view: ClickwrapView;
@@ -54,12 +72,15 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
   const colors = palette(customizations);
   const closable = readOnly || !disableClose;
   const scrollMode = !readOnly && agreementMode === 'SCROLL';
+  const screen = useWindowDimensions();
 
   const [boxHeight, setBoxHeight] = React.useState<number | null>(null);
   const [contentHeight, setContentHeight] = React.useState<number | null>(null);
   const [scrolledToEnd, setScrolledToEnd] = React.useState(false);
   const [checked, setChecked] = React.useState(false);
-  const [busy, setBusy] = React.useState(false);
+  // The action being recorded: its button shows a spinner, and nothing can be pressed meanwhile.
+  const [pending, setPending] = React.useState<ClickwrapAction | null>(null);
+  const busy = pending !== null;
   const [saveError, setSaveError] = React.useState('');
   const [logoFailed, setLogoFailed] = React.useState(false);
   // Whether Accept was held back at first because the agreement was taller than its box.
@@ -80,6 +101,8 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
   }, [boxHeight, contentHeight]);
 
   const title = readOnly && view.name ? view.name : textOf(customizations, 'title');
+  // The template's name is left out of the subtitle when it is already the title (showAcceptedContent).
+  const subtitleView = view.name === title ? { ...view, name: '' } : view;
   const acceptLabel = textOf(customizations, 'acceptButton');
   const checkboxLabel = textOf(customizations, 'checkboxLabel');
   const ready = scrollMode ? scrolledToEnd : checked;
@@ -94,7 +117,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
 
   const act = (action: ClickwrapAction) => {
     if (busy || settled.current || !onAction) return;
-    setBusy(true);
+    setPending(action);
     setSaveError('');
     const presentation: Presentation = {
       mode: 'DIALOG',
@@ -109,7 +132,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
         onFinish(value);
       },
       (failure) => {
-        setBusy(false);
+        setPending(null);
         if (isTemporary(failure)) {
           setSaveError(words.saveFailed);
         } else {
@@ -125,7 +148,9 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
     if (contentOffset.y + layoutMeasurement.height >= contentSize.height - END_SLACK) setScrolledToEnd(true);
   };
 
-  const button = (label: string, style: ButtonColors, disabled: boolean, onPress: () => void, testID: string) => (
+  // `working`: the button's action is being recorded. Its spinner stands over the hidden label, so
+  // the button keeps its size and the footer does not move.
+  const button = (label: string, style: ButtonColors, disabled: boolean, onPress: () => void, testID: string, working = false) => (
     <Pressable
       testID={testID}
       accessibilityRole="button"
@@ -134,9 +159,10 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
       accessibilityHint={testID === 'clickwrap-accept' && scrollMode && !scrolledToEnd ? words.scrollHint : undefined}
       disabled={disabled}
       onPress={onPress}
-      style={[styles.button, { backgroundColor: style.backgroundColor, borderColor: style.borderColor, borderRadius: colors.radius / 2 }, disabled && styles.disabled]}
+      style={[styles.button, { backgroundColor: style.backgroundColor, borderColor: style.borderColor, borderRadius: colors.radius / 2 }, disabled && !working && styles.disabled]}
     >
-      <Text style={[styles.buttonText, { color: style.color }]}>{label}</Text>
+      <Text style={[styles.buttonText, { color: style.color }, working && styles.hidden]}>{label}</Text>
+      {working ? <ActivityIndicator testID="clickwrap-spinner" color={style.color} style={StyleSheet.absoluteFill} /> : null}
     </Pressable>
   );
 
@@ -149,7 +175,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
       // Android's back button: closes like the close button, unless closing is disabled.
       onRequestClose={closable ? cancel : () => undefined}
     >
-      <View style={styles.backdrop}>
+      <View testID="clickwrap-backdrop" style={[styles.backdrop, screenMargins(screen.width > screen.height)]}>
         <View
           testID="clickwrap-dialog"
           accessibilityViewIsModal
@@ -164,7 +190,7 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
             <View style={styles.grow}>
               <Text accessibilityRole="header" style={[styles.title, { color: colors.text }]}>{title}</Text>
               <Text testID="clickwrap-subtitle" style={[styles.subtitle, { color: colors.muted }]}>
-                {subtitle(view, customizations, language)}
+                {subtitle(subtitleView, customizations, language)}
               </Text>
             </View>
             {closable && !readOnly ? (
@@ -213,15 +239,14 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
           ) : null}
 
           <View style={styles.footer}>
-            {busy ? <ActivityIndicator color={colors.accent} style={styles.spinner} /> : null}
             {readOnly
               ? button(words.close, buttonColors('FILLED', false, colors), false, cancel, 'clickwrap-done')
               : (
                 <>
                   {buttons.showDecline !== false
-                    ? button(textOf(customizations, 'declineButton'), buttonColors(buttons.declineStyle, true, colors), busy, () => act('DECLINED'), 'clickwrap-decline')
+                    ? button(textOf(customizations, 'declineButton'), buttonColors(buttons.declineStyle, true, colors), busy, () => act('DECLINED'), 'clickwrap-decline', pending === 'DECLINED')
                     : null}
-                  {button(acceptLabel, buttonColors(buttons.acceptStyle, false, colors), busy || !ready, () => act('ACCEPTED'), 'clickwrap-accept')}
+                  {button(acceptLabel, buttonColors(buttons.acceptStyle, false, colors), busy || !ready, () => act('ACCEPTED'), 'clickwrap-accept', pending === 'ACCEPTED')}
                 </>
               )}
           </View>
@@ -232,26 +257,32 @@ export function ClickwrapDialog({ request }: { request: DialogRequest }) {
 }
 
 const styles = StyleSheet.create({
-  backdrop: { flex: 1, justifyContent: 'center', alignItems: 'center', padding: 16, backgroundColor: 'rgba(15,23,42,0.55)' },
+  backdrop: { flex: 1, justifyContent: 'center', alignItems: 'center', paddingHorizontal: SCREEN_MARGIN, backgroundColor: 'rgba(15,23,42,0.55)' },
   dialog: { width: '100%', maxWidth: 640, maxHeight: '100%', overflow: 'hidden', paddingBottom: 16 },
   head: { flexDirection: 'row', alignItems: 'flex-start', padding: 20, paddingBottom: 12, gap: 12 },
   logo: { width: 80, height: 40 },
   grow: { flex: 1 },
   title: { fontSize: 19, fontWeight: '600', lineHeight: 25 },
   subtitle: { fontSize: 13, marginTop: 4 },
-  close: { width: 36, height: 36, alignItems: 'center', justifyContent: 'center', marginTop: -6, marginRight: -6 },
+  // A 44-point touch target; the negative margins keep the × where a 36-point box put it, and leave
+  // the title as much room as that box did.
+  close: { width: 44, height: 44, alignItems: 'center', justifyContent: 'center', marginTop: -10, marginRight: -10, marginLeft: -4 },
   closeText: { fontSize: 26, lineHeight: 28 },
   content: { flexGrow: 0, flexShrink: 1, borderTopWidth: StyleSheet.hairlineWidth, borderBottomWidth: StyleSheet.hairlineWidth },
   contentInner: { paddingHorizontal: 20, paddingVertical: 4 },
   note: { marginHorizontal: 20, marginTop: 10, fontSize: 13 },
   error: { fontWeight: '600' },
-  check: { flexDirection: 'row', alignItems: 'flex-start', marginHorizontal: 20, marginTop: 12, gap: 10 },
+  // At least 44 points high (a touch target) with a one-line label; the label's line is as high as
+  // the box, so the box stands beside its first line.
+  check: { flexDirection: 'row', alignItems: 'flex-start', minHeight: 44, paddingVertical: 11, marginHorizontal: 20, marginTop: 2, gap: 10 },
   box: { width: 22, height: 22, borderWidth: 2, borderRadius: 4, alignItems: 'center', justifyContent: 'center' },
   tick: { fontSize: 14, fontWeight: '700' },
-  checkLabel: { flex: 1, fontSize: 15 },
+  checkLabel: { flex: 1, fontSize: 15, lineHeight: 22 },
   footer: { flexDirection: 'row', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: 8, paddingHorizontal: 20, paddingTop: 16 },
-  spinner: { marginRight: 'auto' },
-  button: { minWidth: 110, minHeight: 44, paddingHorizontal: 18, paddingVertical: 9, borderWidth: 2, alignItems: 'center', justifyContent: 'center' },
+  // flexGrow: buttons share their row, so buttons wrapped on a narrow screen stack at full width
+  // instead of standing ragged at the right.
+  button: { flexGrow: 1, minWidth: 110, minHeight: 44, paddingHorizontal: 18, paddingVertical: 9, borderWidth: 2, alignItems: 'center', justifyContent: 'center' },
   buttonText: { fontSize: 15, fontWeight: '600' },
   disabled: { opacity: 0.45 },
+  hidden: { opacity: 0 },
 });

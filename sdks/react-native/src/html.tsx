@@ -194,10 +194,11 @@ function renderBlocks(nodes: HtmlNode[], ctx: Context, style?: TextStyle, header
   return out;
 }
 
+// Each with its own line height: the body text's 22 would make a wrapped h1's lines touch.
 const HEADINGS: Record<string, TextStyle> = {
-  h1: { fontSize: 22, fontWeight: '700' },
-  h2: { fontSize: 19, fontWeight: '700' },
-  h3: { fontSize: 17, fontWeight: '700' },
+  h1: { fontSize: 22, lineHeight: 28, fontWeight: '700' },
+  h2: { fontSize: 19, lineHeight: 25, fontWeight: '700' },
+  h3: { fontSize: 17, lineHeight: 23, fontWeight: '700' },
   h4: { fontSize: 15, fontWeight: '700' },
   h5: { fontSize: 15, fontWeight: '700' },
   h6: { fontSize: 15, fontWeight: '700' },

@@ -168,6 +168,41 @@ describe('accessibility', () => {
     fireEvent.press(screen.getByRole('checkbox'));
     expect(screen.getByRole('checkbox')).toBeChecked();
     expect(screen.getByRole('button', { name: 'Accept' })).toBeEnabled();
+    // Everything to press is a 44-point touch target at least.
+    for (const target of [...screen.getAllByRole('button'), screen.getByRole('checkbox')]) {
+      const style = StyleSheet.flatten(target.props.style);
+      expect(Math.max(style.minHeight ?? 0, style.height ?? 0)).toBeGreaterThanOrEqual(44);
+    }
+    await close(shown);
+  });
+
+  test('while an action is recorded, its button shows a spinner and nothing can be pressed', async () => {
+    const { service, shown } = await open({ agreementMode: 'CHECKBOX' });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answer = service.fetch.getMockImplementation()!;
+    service.fetch.mockImplementation(async (url, init) => {
+      if (init?.method === 'POST') await held;
+      return answer(url, init);
+    });
+    fireEvent.press(screen.getByRole('checkbox'));
+    fireEvent.press(screen.getByRole('button', { name: 'Accept' }));
+    expect(within(screen.getByRole('button', { name: 'Accept' })).getByTestId('clickwrap-spinner')).toBeTruthy();
+    expect(within(screen.getByRole('button', { name: 'Decline' })).queryByTestId('clickwrap-spinner')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Decline' })).toBeDisabled();
+    expect(screen.getByRole('checkbox')).toBeDisabled();
+    release();
+    expect((await inAct(shown)).value).toMatchObject({ action: 'ACCEPTED' });
+  });
+
+  test("on an upright iPhone a tall dialog keeps clear of the Dynamic Island and the home indicator", async () => {
+    const { shown } = await open({});
+    // The test renderer is iOS on a portrait screen.
+    const margins = style('clickwrap-backdrop');
+    expect(margins.paddingTop).toBeGreaterThanOrEqual(59);
+    expect(margins.paddingBottom).toBeGreaterThanOrEqual(34);
     await close(shown);
   });
 
@@ -186,6 +221,8 @@ describe('showAcceptedContent', () => {
     const shown = ClickwrapClient.showAcceptedContent({ clickwrapTemplateId: TEMPLATE_ID, endUserId: USER, language: 'en' });
     await screen.findByTestId('clickwrap-dialog');
     expect(screen.getByRole('header', { name: 'Terms of Service' })).toBeTruthy();
+    // The name is the title here, so the subtitle does not repeat it.
+    expect(screen.getByTestId('clickwrap-subtitle')).toHaveTextContent(/^Version 1\.2 · January 15, 2026$/);
     expect(screen.getByText('The accepted terms.')).toBeTruthy();
     expect(screen.queryByTestId('clickwrap-accept')).toBeNull();
     expect(screen.queryByTestId('clickwrap-decline')).toBeNull();
