@@ -134,7 +134,7 @@ fn python_with_test_dependencies(root: &Path, venv: &Path) -> Result<PathBuf, St
     let package = root.join(PYTHON_DIR);
     succeed(
         Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c"])
+            .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "-c"])
             .arg(package.join("constraints.txt"))
             .arg(format!("{}[test]", package.display())),
         "pip install clients/python[test]",
