@@ -20,6 +20,18 @@ enum Action {
     Task(fn(&Path) -> Result<(), String>),
     /// Do not run; say why.
     Skip(String),
+    /// Fail at once; say why.
+    Fail(String),
+}
+
+/// A step that needs tools: run when `missing` is `None`; else fail on CI (`CI` set), where
+/// `.ci/run` installed them and they must run, and skip elsewhere, saying what was not done.
+fn needing(missing: Option<String>, task: fn(&Path) -> Result<(), String>, not_done: &str) -> Action {
+    match missing {
+        None => Action::Task(task),
+        Some(why) if std::env::var_os("CI").is_some() => Action::Fail(format!("{why} (CI must run this step)")),
+        Some(why) => Action::Skip(format!("{why}; {not_done}")),
+    }
 }
 
 /// The steps, decided up front so the header can say `[n/total]`.
@@ -39,67 +51,33 @@ fn plan(cargo: &OsString, root: &Path) -> Vec<Step> {
         )
     };
 
-    // On CI the browser tests must run (`.ci/run` installs what they need); elsewhere they may be skipped.
-    let browser = match crate::sdk::missing_tools() {
-        None => Action::Task(crate::sdk::run),
-        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
-            Err(crate::sdk::missing_tools().unwrap_or_default() + " (CI must run the browser SDK tests)")
-        }),
-        Some(why) => Action::Skip(format!("{why}; the browser SDK tests were NOT run")),
-    };
-
-    // Likewise schemathesis (`.ci/run` installs the pinned version).
-    let schemathesis = match crate::schemathesis::missing_tool() {
-        None => Action::Task(crate::schemathesis::run),
-        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
-            Err(crate::schemathesis::missing_tool().unwrap_or_default() + " (CI must run schemathesis)")
-        }),
-        Some(why) => Action::Skip(format!("{why}; the API was NOT checked against its OpenAPI document")),
-    };
-
-    // The fault run needs a PostgreSQL cluster of its own; on CI it must run, elsewhere it may be skipped.
-    let chaos = match crate::chaos::unavailable_reason() {
-        None => Action::Task(crate::chaos::run),
-        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
-            Err(crate::chaos::unavailable_reason().unwrap_or_default() + " (CI must run the fault tests)")
-        }),
-        Some(why) => Action::Skip(format!("{why}; the fault run was NOT done")),
-    };
-
-    // The suites once more through PgBouncer in transaction mode (`.ci/run` installs it).
-    let pooler = match crate::pgbouncer::unavailable_reason() {
-        None => Action::Task(crate::pgbouncer::run_suites),
-        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
-            Err(crate::pgbouncer::unavailable_reason().unwrap_or_default() + " (CI must run the suites through it)")
-        }),
-        Some(why) => Action::Skip(format!("{why}; the suites were NOT run through a transaction-mode pooler")),
-    };
-
-    // The document's lints (`.ci/run` installs the pinned tools).
-    let openapi = match crate::openapi_lint::missing_tools() {
-        None => Action::Task(crate::openapi_lint::run),
-        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
-            Err(crate::openapi_lint::missing_tools().unwrap_or_default() + " (CI must lint the OpenAPI document)")
-        }),
-        Some(why) => Action::Skip(format!("{why}; docs/openapi.json was NOT linted")),
-    };
-
-    // The server libraries (`.ci/run` installs the pinned generator).
-    let clients = match crate::clients::missing_tools() {
-        None => Action::Task(crate::clients::run),
-        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
-            Err(crate::clients::missing_tools().unwrap_or_default() + " (CI must test the server libraries)")
-        }),
-        Some(why) => Action::Skip(format!("{why}; the server libraries under clients/ were NOT tested")),
-    };
-
-    let react_native = match crate::sdk::react_native_missing_tools() {
-        None => Action::Task(crate::sdk::run_react_native),
-        Some(_) if std::env::var_os("CI").is_some() => Action::Task(|_| {
-            Err(crate::sdk::react_native_missing_tools().unwrap_or_default() + " (CI must test the React Native SDK)")
-        }),
-        Some(why) => Action::Skip(format!("{why}; the React Native SDK was NOT tested")),
-    };
+    // Steps that need tools `.ci/run` installs: on CI they must run, elsewhere they may be skipped.
+    let browser = needing(crate::sdk::missing_tools(), crate::sdk::run, "the browser SDK tests were NOT run");
+    let schemathesis = needing(
+        crate::schemathesis::missing_tool(),
+        crate::schemathesis::run,
+        "the API was NOT checked against its OpenAPI document",
+    );
+    // The fault run needs a PostgreSQL cluster of its own.
+    let chaos = needing(crate::chaos::unavailable_reason(), crate::chaos::run, "the fault run was NOT done");
+    // The suites once more through PgBouncer in transaction mode.
+    let pooler = needing(
+        crate::pgbouncer::unavailable_reason(),
+        crate::pgbouncer::run_suites,
+        "the suites were NOT run through a transaction-mode pooler",
+    );
+    let openapi =
+        needing(crate::openapi_lint::missing_tools(), crate::openapi_lint::run, "docs/openapi.json was NOT linted");
+    let clients = needing(
+        crate::clients::missing_tools(),
+        crate::clients::run,
+        "the server libraries under clients/ were NOT tested",
+    );
+    let react_native = needing(
+        crate::sdk::react_native_missing_tools(),
+        crate::sdk::run_react_native,
+        "the React Native SDK was NOT tested",
+    );
 
     vec![
         Step { name: "fmt", action: Action::Cargo(&["fmt", "--all", "--", "--check"]) },
@@ -135,6 +113,13 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
             Action::Skip(reason) => {
                 println!("==> [{number}/{total}] {}: SKIPPED: {reason}", step.name);
                 skipped.push(step.name);
+            }
+            Action::Fail(message) => {
+                return Err(format!(
+                    "ci FAILED at step {number}/{total} `{}`: {message}; total {}",
+                    step.name,
+                    format_duration(started.elapsed())
+                ));
             }
             Action::Task(task) => {
                 println!("==> [{number}/{total}] {}", step.name);

@@ -527,7 +527,8 @@ mod tests {
         let html = detail(&viewer(), &declined, "Terms (old name)", "Shop").into_string();
         assert!(!html.contains("/certificate\"") && !html.contains("/agreement\""));
         assert!(html.contains("No webhook delivery is kept for this event.") && html.contains(">DECLINED<"));
-        let unverified = EventDetails { event: event(EventStatus::Unverified), certificate_sha256: None, delivery: None };
+        let unverified =
+            EventDetails { event: event(EventStatus::Unverified), certificate_sha256: None, delivery: None };
         let html = detail(&viewer(), &unverified, "Terms", "Shop").into_string();
         assert!(html.contains("No webhook yet"), "{html}");
         assert_common_rules(&html);
