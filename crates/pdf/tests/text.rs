@@ -309,3 +309,52 @@ fn certificates_in_english_hindi_and_chinese_extract_to_the_expected_text() {
         assert_eq!(text, expected.trim_end(), "{name}: the extracted text differs from {}", expected_path.display());
     }
 }
+
+#[test]
+fn more_than_256_glyphs_of_one_face_are_a_type0_font_and_extract_to_the_same_text() {
+    if !available("pdffonts", "font embedding check")
+        || !available("pdftotext", "text extraction")
+        || !fonts_installed()
+    {
+        return;
+    }
+    // Latin with Latin-1 and Latin Extended-A letters, Cyrillic and Greek: more distinct glyphs
+    // than one byte can number, all from the regular Latin face. Words of eight letters, so that
+    // lines can break between them.
+    let letters: String = ('A'..='Z')
+        .chain('a'..='z')
+        .chain('\u{c0}'..='\u{ff}')
+        .chain('\u{100}'..='\u{17f}')
+        .chain('\u{410}'..='\u{44f}')
+        .chain('\u{391}'..='\u{3a9}')
+        .chain('\u{3b1}'..='\u{3c9}')
+        .filter(|c| c.is_alphabetic())
+        .collect();
+    assert!(letters.chars().count() > 300);
+    let words: Vec<String> =
+        letters.chars().collect::<Vec<_>>().chunks(8).map(|chunk| chunk.iter().collect()).collect();
+    let paragraph = words.join(" ");
+    let content = format!("<p>{paragraph}</p>");
+    let facts = facts(event(Language::English, "Many letters", &content));
+    let pdf = renderer().render_agreement(&facts).unwrap();
+    let path = write("agreement-many-glyphs.pdf", &pdf);
+
+    let out = run("pdffonts", &[path.to_str().unwrap()]);
+    assert_eq!(out.status, 0, "{}", out.text);
+    let regular = out
+        .text
+        .lines()
+        .find(|row| row.contains("NotoSans-Regular"))
+        .unwrap_or_else(|| panic!("no regular Latin face:\n{}", out.text));
+    assert!(regular.contains("CID TrueType") && regular.contains("Identity-H"), "{}", out.text);
+
+    let text = pdftotext(&path);
+    assert!(squeeze(&text).contains(&squeeze(&paragraph)), "{paragraph:?} is not in the extracted text:\n{text}");
+    if available("pdfsig", "Poppler signature validation") {
+        assert!(pdfsig(&path).text.contains("Signature is Valid."));
+    }
+    if available("qpdf", "qpdf structure check") {
+        let out = run("qpdf", &["--check", path.to_str().unwrap()]);
+        assert_eq!(out.status, 0, "{}", out.text);
+    }
+}
