@@ -520,15 +520,24 @@ fn page_content(
                     FontSlot::Face(index) => library.face(index),
                     FontSlot::Courier { .. } => None,
                 };
-                text_run(&mut out, used, face, *x, *y, run);
+                text_run(&mut out, used, face, *x, *y, run)?;
             }
         }
     }
     Ok(out)
 }
 
-/// One run: `BT`, font, position, glyphs with their adjustments, `ET`.
-fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32, y: f32, run: &LineRun) {
+/// One run: `BT`, font, position, glyphs with their adjustments, `ET`. Its glyphs must have been
+/// numbered by [`number_glyphs_in_text_order`]: a glyph first met here could take a number past
+/// what the font's codes (one byte or two), its widths and its ToUnicode map were decided for.
+fn text_run(
+    out: &mut Vec<u8>,
+    used: &mut UsedFont,
+    face: Option<&Face>,
+    x: f32,
+    y: f32,
+    run: &LineRun,
+) -> Result<(), WriteError> {
     let size = run.style.size;
     // Subset glyph ids, widths as written to /W, and whether the text needs /ActualText.
     let mut glyphs: Vec<(u16, i32)> = Vec::with_capacity(run.glyphs.len());
@@ -536,7 +545,9 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
     for glyph in &run.glyphs {
         match face {
             Some(face) => {
-                let id = used.remapper.remap(glyph.id);
+                let id = used.remapper.get(glyph.id).ok_or_else(|| {
+                    WriteError::Font(format!("{}: glyph {} was not numbered", face.postscript_name, glyph.id))
+                })?;
                 let text = run.glyph_text(glyph);
                 let index = usize::from(id);
                 if used.to_unicode.len() <= index {
@@ -656,6 +667,7 @@ fn text_run(out: &mut Vec<u8>, used: &mut UsedFont, face: Option<&Face>, x: f32,
         out.extend_from_slice(b" Q");
     }
     out.push(b'\n');
+    Ok(())
 }
 
 /// Bytes in a literal string: parentheses and backslashes escaped, and carriage returns, which a
@@ -732,6 +744,41 @@ mod tests {
     fn text_strings() {
         assert_eq!(text_string("Plain"), Object::String(b"Plain".to_vec(), StringFormat::Literal));
         assert_eq!(text_string("Ж"), Object::String(vec![0xfe, 0xff, 0x04, 0x16], StringFormat::Hexadecimal));
+    }
+
+    #[test]
+    fn a_run_writes_only_glyphs_numbered_before_the_content() {
+        let library = FontLibrary::from_env();
+        let Some((index, face)) = (0..8).find_map(|slot| library.face(slot).map(|face| (slot, face))) else {
+            return;
+        };
+        let Some(a) = face.shaper.glyph_index('a').map(|glyph| glyph.0) else { return };
+        let run = LineRun {
+            font: FontSlot::Face(index),
+            style: crate::text::TextStyle::regular(10.0),
+            fake_bold: false,
+            x: 0.0,
+            glyphs: vec![crate::layout::RunGlyph { id: a, x: 0.0, dy: 0.0, text: 0..1, shared_cluster: false }],
+            source: "a".into(),
+            text: 0..1,
+            width: 5.0,
+        };
+        let mut used = UsedFont {
+            name: "F0".to_owned(),
+            id: (1, 0),
+            remapper: GlyphRemapper::new(),
+            to_unicode: Vec::new(),
+            one_byte_codes: true,
+        };
+        // Not numbered: numbering it now could take a code the font was not decided for.
+        let mut out = Vec::new();
+        assert!(text_run(&mut out, &mut used, Some(face), 0.0, 0.0, &run).is_err());
+        // Numbered: its one-byte code.
+        let code = used.remapper.remap(a);
+        text_run(&mut out, &mut used, Some(face), 0.0, 0.0, &run).unwrap();
+        let content = String::from_utf8_lossy(&out);
+        assert!(content.contains(&format!("[({})]TJ", char::from(u8::try_from(code).unwrap()))), "{content}");
+        assert_eq!(used.remapper.num_gids(), 2);
     }
 
     #[test]
