@@ -313,12 +313,63 @@ fn attempt_markup(attempt: &DeliveryAttempt, payload: &str) -> Markup {
     }
 }
 
-/// JSON indented for reading (a payload is one long line); anything else as it is.
+/// JSON indented for reading (a payload is one long line), its keys in the order they were sent
+/// (parsing into a `serde_json::Value` would sort them); anything else as it is.
 fn pretty_json(text: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .and_then(|value| serde_json::to_string_pretty(&value).ok())
-        .unwrap_or_else(|| text.to_owned())
+    if serde_json::from_str::<serde_json::Value>(text).is_err() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut depth = 0_usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = text.chars().peekable();
+    let new_line = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                while chars.next_if(|next| next.is_whitespace()).is_some() {}
+                // An empty object or array stays `{}` or `[]`.
+                if let Some(close) = chars.next_if(|&next| next == '}' || next == ']') {
+                    out.push(close);
+                } else {
+                    depth += 1;
+                    new_line(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                new_line(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                new_line(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ if c.is_whitespace() => {}
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn verdict_markup(verdict: WebhookVerdict<'_>) -> Markup {
@@ -394,6 +445,20 @@ mod tests {
 
     const DELIVERY_ID: &str = "0190b7c4-2a1e-7cc3-9f00-00000000dddd";
     const EVENT_ID: &str = "0190b7c4-2a1e-7cc3-9f00-00000000eeee";
+
+    #[test]
+    fn a_payload_is_indented_with_its_keys_in_the_order_sent() {
+        // Keys out of alphabetical order, strings holding JSON's punctuation and an escaped quote,
+        // empty containers.
+        let sent = r#"{"eventType":"X","data":{"b":"a, \"{[:]}\"","a":[1,{}],"empty":[]}}"#;
+        let expected = "{\n  \"eventType\": \"X\",\n  \"data\": {\n    \"b\": \"a, \\\"{[:]}\\\"\",\n    \
+                        \"a\": [\n      1,\n      {}\n    ],\n    \"empty\": []\n  }\n}";
+        assert_eq!(pretty_json(sent), expected);
+        // The same value as was sent.
+        let reparsed: serde_json::Value = serde_json::from_str(&pretty_json(sent)).unwrap();
+        assert_eq!(reparsed, serde_json::from_str::<serde_json::Value>(sent).unwrap());
+        assert_eq!(pretty_json("not JSON {"), "not JSON {");
+    }
 
     fn record(state: DeliveryState, attempts: usize) -> DeliveryRecord {
         let id = DeliveryId::parse(DELIVERY_ID).unwrap();
