@@ -224,8 +224,8 @@ pub fn detail(chrome: &Chrome<'_>, details: &EventDetails, template_name: &str, 
                     )),
                     None => (empty_state(
                         "No webhook delivery is kept for this event. Deliveries are deleted once their retention \
-                         period has passed (by default 30 days after delivery, 90 after failing); the event and \
-                         its certificate are kept."
+                         period has passed (by default 30 days after delivery, 90 if it failed or was never sent, as \
+                         when the app had no webhook URL); the event and its certificate are kept."
                     )),
                     Some(delivery) => {
                         dl.facts {
@@ -527,6 +527,8 @@ mod tests {
         let html = detail(&viewer(), &declined, "Terms (old name)", "Shop").into_string();
         assert!(!html.contains("/certificate\"") && !html.contains("/agreement\""));
         assert!(html.contains("No webhook delivery is kept for this event.") && html.contains(">DECLINED<"));
+        // A delivery never sent (no webhook URL: DISABLED) is kept as long as a failed one.
+        assert!(html.contains("90 if it failed or was never sent"), "{html}");
         let unverified =
             EventDetails { event: event(EventStatus::Unverified), certificate_sha256: None, delivery: None };
         let html = detail(&viewer(), &unverified, "Terms", "Shop").into_string();
