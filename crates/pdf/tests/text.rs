@@ -311,7 +311,7 @@ fn certificates_in_english_hindi_and_chinese_extract_to_the_expected_text() {
 }
 
 #[test]
-fn more_than_256_glyphs_of_one_face_are_a_type0_font_and_extract_to_the_same_text() {
+fn more_than_256_glyphs_of_one_face_are_a_type0_font_beside_one_byte_fonts_and_extract_to_the_same_text() {
     if !available("pdffonts", "font embedding check")
         || !available("pdftotext", "text extraction")
         || !fonts_installed()
@@ -334,7 +334,11 @@ fn more_than_256_glyphs_of_one_face_are_a_type0_font_and_extract_to_the_same_tex
     let words: Vec<String> =
         letters.chars().collect::<Vec<_>>().chunks(8).map(|chunk| chunk.iter().collect()).collect();
     let paragraph = words.join(" ");
-    let content = format!("<p>{paragraph}</p>");
+    // In the same document, a Devanagari subset small enough for one byte a glyph and CJK's CFF
+    // outlines, two bytes a glyph: each font keeps its own codes.
+    let hindi = "खाता बनाकर आप इन शर्तों से सहमत होते हैं।";
+    let chinese = "创建账户即表示您同意这些条款。";
+    let content = format!("<p>{paragraph}</p><p>{hindi}</p><p>{chinese}</p>");
     let facts = facts(event(Language::English, "Many letters", &content));
     let pdf = renderer().render_agreement(&facts).unwrap();
     let path = write("agreement-many-glyphs.pdf", &pdf);
@@ -347,9 +351,16 @@ fn more_than_256_glyphs_of_one_face_are_a_type0_font_and_extract_to_the_same_tex
         .find(|row| row.contains("NotoSans-Regular"))
         .unwrap_or_else(|| panic!("no regular Latin face:\n{}", out.text));
     assert!(regular.contains("CID TrueType") && regular.contains("Identity-H"), "{}", out.text);
+    let row = |face: &str| out.text.lines().find(|row| row.contains(face)).unwrap_or_default().to_owned();
+    // A simple TrueType font (Poppler names its missing /Encoding "WinAnsi").
+    let devanagari = row("NotoSansDevanagari");
+    assert_eq!(devanagari.split_whitespace().nth(1), Some("TrueType"), "{}", out.text);
+    assert!(row("CJK").contains("CID Type 0C"), "{}", out.text);
 
     let text = pdftotext(&path);
-    assert!(squeeze(&text).contains(&squeeze(&paragraph)), "{paragraph:?} is not in the extracted text:\n{text}");
+    for expected in [paragraph.as_str(), hindi, chinese] {
+        assert!(squeeze(&text).contains(&squeeze(expected)), "{expected:?} is not in the extracted text:\n{text}");
+    }
     if available("pdfsig", "Poppler signature validation") {
         assert!(pdfsig(&path).text.contains("Signature is Valid."));
     }
