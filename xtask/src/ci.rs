@@ -115,6 +115,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
                 skipped.push(step.name);
             }
             Action::Fail(message) => {
+                println!("==> [{number}/{total}] {}", step.name);
                 return Err(format!(
                     "ci FAILED at step {number}/{total} `{}`: {message}; total {}",
                     step.name,
