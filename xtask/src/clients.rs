@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 
 use crate::demo_server::with_demo_server;
 use crate::openapi_lint::PYTHON_CLIENT_VERSION;
+use crate::{npm_ci_unless_installed, succeed};
 
 const DOCUMENT: &str = "docs/openapi.json";
 const PYTHON_DIR: &str = "clients/python";
@@ -50,10 +51,7 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&fresh_python);
     generate_python(root, &fresh_python)?;
     same_tree(&fresh_python, &root.join(PYTHON_GENERATED))?;
-    let typescript = root.join(TYPESCRIPT_DIR);
-    if !typescript.join("node_modules/openapi-typescript").exists() {
-        npm_ci(&typescript)?;
-    }
+    npm_ci_unless_installed(&root.join(TYPESCRIPT_DIR), "openapi-typescript")?;
 
     let python = python_with_test_dependencies(root, &scratch.join("python-venv"))?;
     let mut trusted = String::new();
@@ -67,29 +65,18 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     let server_env =
         [("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8"), ("CLICKWRAP_WEBHOOK_CA_FILE", trusted_file.as_str())];
     with_demo_server(root, &server_env, |server| {
-        let with_server = |command: &mut Command| {
-            command
-                .env("CLICKWRAP_BASE_URL", &server.base_url)
-                .env("CLICKWRAP_APP_ID", &server.app_id)
-                .env("CLICKWRAP_APP_KEY", &server.app_key)
-                .env("CLICKWRAP_TEMPLATE_ID", &server.template_id)
-                .env("CLICKWRAP_OPERATOR_TOKEN", &server.operator_token);
-        };
         println!("    Python library: unit tests and the operator's flow against the real server");
-        let mut pytest = Command::new(&python);
         // The checked-in sources, not a copy installed earlier, are what is tested.
-        pytest
-            .args(["-m", "pytest", "-q", "tests"])
-            .env("PYTHONPATH", root.join(PYTHON_DIR))
-            .current_dir(root.join(PYTHON_DIR));
-        with_server(&mut pytest);
-        succeed(&mut pytest, "pytest (clients/python)")?;
+        let mut pytest = Command::new(&python);
+        pytest.args(["-m", "pytest", "-q", "tests"]).env("PYTHONPATH", root.join(PYTHON_DIR));
+        succeed(server.describe_to(pytest.current_dir(root.join(PYTHON_DIR))), "pytest (clients/python)")?;
 
         println!("    TypeScript library: types, unit tests and the operator's flow against the real server");
         let mut npm_test = Command::new("npm");
-        npm_test.arg("test").current_dir(root.join(TYPESCRIPT_DIR));
-        with_server(&mut npm_test);
-        succeed(&mut npm_test, "npm test (clients/typescript)")
+        succeed(
+            server.describe_to(npm_test.arg("test").current_dir(root.join(TYPESCRIPT_DIR))),
+            "npm test (clients/typescript)",
+        )
     })
 }
 
@@ -108,19 +95,10 @@ fn generate_python(root: &Path, into: &Path) -> Result<(), String> {
 
 fn generate_typescript(root: &Path, into: &Path) -> Result<(), String> {
     let package = root.join(TYPESCRIPT_DIR);
-    if !package.join("node_modules/openapi-typescript").exists() {
-        npm_ci(&package)?;
-    }
+    npm_ci_unless_installed(&package, "openapi-typescript")?;
     succeed(
         Command::new("node").arg(package.join("scripts/generate.js")).arg(into).current_dir(&package),
         "openapi-typescript (clients/typescript/scripts/generate.js)",
-    )
-}
-
-fn npm_ci(package: &Path) -> Result<(), String> {
-    succeed(
-        Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(package),
-        "npm ci (clients/typescript)",
     )
 }
 
@@ -177,9 +155,4 @@ fn entries(folder: &Path) -> Result<Vec<String>, String> {
         .collect();
     names.sort();
     Ok(names)
-}
-
-fn succeed(command: &mut Command, what: &str) -> Result<(), String> {
-    let status = command.status().map_err(|e| format!("could not start {what}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{what} failed ({status})")) }
 }

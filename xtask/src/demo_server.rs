@@ -46,6 +46,17 @@ pub(crate) struct DemoServer {
 }
 
 impl DemoServer {
+    /// Tells a test command where the server is and what the demo made, in the variables every
+    /// suite that runs against it reads.
+    pub(crate) fn describe_to<'c>(&self, command: &'c mut Command) -> &'c mut Command {
+        command
+            .env("CLICKWRAP_BASE_URL", &self.base_url)
+            .env("CLICKWRAP_APP_ID", &self.app_id)
+            .env("CLICKWRAP_APP_KEY", &self.app_key)
+            .env("CLICKWRAP_TEMPLATE_ID", &self.template_id)
+            .env("CLICKWRAP_OPERATOR_TOKEN", &self.operator_token)
+    }
+
     fn start(binary: &PathBuf, database_url: &str, extra_env: &[(&str, &str)]) -> Result<Self, String> {
         let mut child = Command::new(binary)
             .arg("demo")

@@ -17,8 +17,8 @@ mod pgbouncer;
 mod schemathesis;
 mod sdk;
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
 
 const HELP: &str = "\
 cargo xtask <command>
@@ -117,6 +117,23 @@ fn no_arguments(command: &str, rest: &[String]) -> Result<(), String> {
         None => Ok(()),
         Some(arg) => Err(format!("`{command}` takes no arguments, got `{arg}`")),
     }
+}
+
+/// Runs `command` to its end; an error naming `what` unless it succeeded.
+pub(crate) fn succeed(command: &mut Command, what: &str) -> Result<(), String> {
+    let status = command.status().map_err(|e| format!("could not start {what}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{what} failed ({status})")) }
+}
+
+/// `npm ci` in `dir` (the versions of its lock file) unless `node_modules/<installed>` is there.
+pub(crate) fn npm_ci_unless_installed(dir: &Path, installed: &str) -> Result<(), String> {
+    if dir.join("node_modules").join(installed).exists() {
+        return Ok(());
+    }
+    succeed(
+        Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(dir),
+        &format!("npm ci in {}", dir.display()),
+    )
 }
 
 /// The workspace root: the parent of this package's directory. `cargo run` tells us that directory

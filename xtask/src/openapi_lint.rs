@@ -7,6 +7,8 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use crate::{npm_ci_unless_installed, succeed};
+
 const TOOLS_DIR: &str = "xtask/openapi-lint";
 const DOCUMENT: &str = "docs/openapi.json";
 
@@ -35,9 +37,8 @@ pub(crate) fn missing_tools() -> Option<String> {
 pub(crate) fn run(root: &Path) -> Result<(), String> {
     let tools = root.join(TOOLS_DIR);
     let document = root.join(DOCUMENT);
-    if !tools.join("node_modules/.bin/redocly").exists() || !tools.join("node_modules/.bin/spectral").exists() {
-        succeed(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&tools), "npm ci")?;
-    }
+    npm_ci_unless_installed(&tools, ".bin/redocly")?;
+    npm_ci_unless_installed(&tools, ".bin/spectral")?;
 
     println!("    Redocly, recommended rules");
     succeed(
@@ -75,9 +76,4 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
         return Err(format!("openapi-python-client did not take the document unaided:\n{printed}"));
     }
     Ok(())
-}
-
-fn succeed(command: &mut Command, what: &str) -> Result<(), String> {
-    let status = command.status().map_err(|e| format!("could not start {what}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{what} failed ({status})")) }
 }

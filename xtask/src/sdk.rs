@@ -8,6 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::demo_server::with_demo_server;
+use crate::{npm_ci_unless_installed, succeed};
 
 const SDK_DIR: &str = "crates/web-sdk";
 const CONSOLE_DIR: &str = "crates/console";
@@ -29,36 +30,25 @@ pub(crate) fn missing_tools() -> Option<String> {
 pub(crate) fn run(root: &Path) -> Result<(), String> {
     let sdk = root.join(SDK_DIR);
     let console = root.join(CONSOLE_DIR);
-    for (dir, package) in [(&sdk, "playwright-core"), (&console, "axe-core")] {
-        if !dir.join("node_modules").join(package).exists() {
-            run_command(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(dir), "npm ci")?;
-        }
-    }
+    npm_ci_unless_installed(&sdk, "playwright-core")?;
+    npm_ci_unless_installed(&console, "axe-core")?;
     println!("    browser tests against the mock server");
-    run_command(Command::new("npm").arg("test").current_dir(&sdk), "npm test (mock)")?;
+    succeed(Command::new("npm").arg("test").current_dir(&sdk), "npm test (mock)")?;
 
     println!("    browser tests against the real server (clickwrap-server demo)");
     // The console tests make a webhook that fails at once (nothing listens on port 9 of loopback)
     // and watch it go FAILED after one quick retry.
     let webhooks = [("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8"), ("CLICKWRAP_WEBHOOK_RETRY_DELAYS", "1")];
     with_demo_server(root, &webhooks, |server| {
-        let with_server = |command: &mut Command| {
+        let demo_url = format!("{}/demo", server.base_url);
+        let npm_test = |dir: &Path| {
+            let mut command = Command::new("npm");
+            server.describe_to(command.arg("test").env("CLICKWRAP_DEMO_URL", &demo_url).current_dir(dir));
             command
-                .arg("test")
-                .env("CLICKWRAP_BASE_URL", &server.base_url)
-                .env("CLICKWRAP_APP_ID", &server.app_id)
-                .env("CLICKWRAP_APP_KEY", &server.app_key)
-                .env("CLICKWRAP_TEMPLATE_ID", &server.template_id)
-                .env("CLICKWRAP_OPERATOR_TOKEN", &server.operator_token)
-                .env("CLICKWRAP_DEMO_URL", format!("{}/demo", server.base_url));
         };
-        let mut sdk_tests = Command::new("npm");
-        with_server(sdk_tests.current_dir(&sdk));
-        run_command(&mut sdk_tests, "npm test (real server)")?;
+        succeed(&mut npm_test(&sdk), "npm test (real server)")?;
         println!("    operator console tests against the real server");
-        let mut console_tests = Command::new("npm");
-        with_server(console_tests.current_dir(&console));
-        run_command(&mut console_tests, "npm test (operator console)")
+        succeed(&mut npm_test(&console), "npm test (operator console)")
     })
 }
 
@@ -72,24 +62,11 @@ pub(crate) fn react_native_missing_tools() -> Option<String> {
 /// jest, whose last suite runs consent, verify and status against `clickwrap-server demo`.
 pub(crate) fn run_react_native(root: &Path) -> Result<(), String> {
     let package = root.join(REACT_NATIVE_DIR);
-    if !package.join("node_modules/react-native").exists() {
-        run_command(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&package), "npm ci")?;
-    }
+    npm_ci_unless_installed(&package, "react-native")?;
     with_demo_server(root, &[], |server| {
-        run_command(
-            Command::new("npm")
-                .arg("test")
-                .env("CLICKWRAP_BASE_URL", &server.base_url)
-                .env("CLICKWRAP_APP_ID", &server.app_id)
-                .env("CLICKWRAP_APP_KEY", &server.app_key)
-                .env("CLICKWRAP_TEMPLATE_ID", &server.template_id)
-                .current_dir(&package),
+        succeed(
+            server.describe_to(Command::new("npm").arg("test").current_dir(&package)),
             "npm test (sdks/react-native)",
         )
     })
-}
-
-fn run_command(command: &mut Command, what: &str) -> Result<(), String> {
-    let status = command.status().map_err(|e| format!("could not start {what}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{what} failed ({status})")) }
 }
