@@ -248,23 +248,19 @@ impl LocalCluster {
 }
 
 /// Makes `folder` (private to us) and, as root, what the server's account needs: `data/` and the log
-/// its own, and a way in. The folders it had to make searchable for the account, outermost first.
+/// its own, and a way in. The folders that were there and had to be made searchable for the
+/// account, outermost first.
 fn prepare_folder(programs: &ServerPrograms, folder: &Path) -> Result<Vec<PathBuf>, ClusterError> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true).mode(0o700);
-    builder.create(folder).map_err(io_error(folder))?;
-    let Some(account) = &programs.run_as else { return Ok(Vec::new()) };
-
+    let make = |path: &Path, mode: u32| {
+        std::fs::DirBuilder::new().recursive(true).mode(mode).create(path).map_err(io_error(path))
+    };
+    let Some(account) = &programs.run_as else {
+        make(folder, 0o700)?;
+        return Ok(Vec::new());
+    };
+    // Others may pass through the folders made here, not list them.
+    make(folder, 0o711)?;
     set_mode(folder, 0o711)?;
-    let data = folder.join("data");
-    builder.create(&data).map_err(io_error(&data))?;
-    programs.hand_over(&data)?;
-    let log = folder.join("server.log");
-    let mut options = std::fs::OpenOptions::new();
-    options.append(true).create(true).mode(0o600);
-    options.open(&log).map_err(io_error(&log))?;
-    programs.hand_over(&log)?;
-
     let mut opened = Vec::new();
     let mut above: Vec<&Path> = folder.ancestors().skip(1).collect();
     above.reverse();
@@ -276,6 +272,15 @@ fn prepare_folder(programs: &ServerPrograms, folder: &Path) -> Result<Vec<PathBu
             opened.push(directory.to_path_buf());
         }
     }
+
+    let data = folder.join("data");
+    make(&data, 0o700)?;
+    programs.hand_over(&data)?;
+    let log = folder.join("server.log");
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true).mode(0o600);
+    options.open(&log).map_err(io_error(&log))?;
+    programs.hand_over(&log)?;
     Ok(opened)
 }
 
