@@ -24,6 +24,7 @@ mod templates;
 mod tenants;
 mod unverified;
 
+pub mod cluster;
 pub mod database;
 pub mod deliveries;
 pub mod notifications;

@@ -1,36 +1,42 @@
 //! `clickwrap-server demo` where no PostgreSQL answers: it starts a private cluster of its own
 //! (PostgreSQL's server programs are installed on the machines that run these tests), says so,
 //! serves, and stops the cluster when the demo is stopped. Run again, it keeps its App Key and
-//! operator token. The machine's own PostgreSQL is never touched.
+//! operator token. The machine's own PostgreSQL is never touched. As root (as on CI) the demo runs
+//! as root and PostgreSQL as the `postgres` account, with the data in a home only root may enter.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 
 use std::net::TcpStream;
-use std::os::unix::fs::MetadataExt;
-use std::os::unix::process::CommandExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
 use common::{DemoCredentials, Server, bare_command, get, request, start_command};
 
-/// The user the demo runs as: ours, or `nobody` when we are root (PostgreSQL refuses root).
-const NOBODY: u32 = 65534;
-
 fn running_as_root() -> bool {
     std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
 }
 
-/// A home of its own, writable by the user the demo runs as.
+/// A home of its own, closed to everyone else as root's usually is.
 fn temporary_home() -> PathBuf {
     let home = std::env::temp_dir().join(format!("clickwrap-demo-home-{}", uuid::Uuid::now_v7()));
     std::fs::create_dir_all(&home).unwrap();
-    if running_as_root() {
-        std::os::unix::fs::chown(&home, Some(NOBODY), Some(NOBODY)).unwrap();
-    }
+    std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o700)).unwrap();
     home
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// The user id of an account.
+fn user_id(account: &str) -> u32 {
+    let output = Command::new("id").args(["-u", account]).output().unwrap();
+    assert!(output.status.success(), "no `{account}` account");
+    String::from_utf8_lossy(&output.stdout).trim().parse().unwrap()
 }
 
 fn free_port() -> u16 {
@@ -40,9 +46,6 @@ fn free_port() -> u16 {
 fn start_demo(home: &Path, database_url: &str) -> Server {
     let mut demo = bare_command(database_url);
     demo.env("HOME", home).env("XDG_DATA_HOME", home.join("data")).arg("demo");
-    if running_as_root() {
-        demo.uid(NOBODY).gid(NOBODY);
-    }
     start_command(demo)
 }
 
@@ -87,6 +90,20 @@ fn demo_without_postgresql_runs_a_private_cluster_and_stops_it() {
     assert!(directory.join("data").join("PG_VERSION").is_file());
     assert!(directory.join("data").join("postmaster.pid").is_file(), "the cluster runs while the demo does");
     assert!(directory.join("master.key").is_file(), "the demo's master key lives with its database");
+    assert_eq!(mode(&directory.join("master.key")), 0o600);
+    assert_eq!(mode(&directory.join("password")), 0o600);
+    assert_eq!(mode(&directory.join("data")), 0o700);
+    if running_as_root() {
+        // PostgreSQL's account owns the data and passes through the folders on the way, which
+        // it may not list.
+        assert_eq!(std::fs::metadata(directory.join("data")).unwrap().uid(), user_id("postgres"));
+        assert_eq!(std::fs::metadata(&directory).unwrap().uid(), 0);
+        assert_eq!(mode(&directory), 0o711);
+        assert_eq!(mode(&home), 0o701, "the home gets search permission for others, nothing more");
+    } else {
+        assert_eq!(mode(&directory), 0o700);
+        assert_eq!(mode(&home), 0o700);
+    }
     assert!(get(&server.address, "/readyz").starts_with("HTTP/1.1 200"));
     assert!(get(&server.address, "/demo").starts_with("HTTP/1.1 200"));
     let entries = audit_entries(&server.address, &first);
