@@ -6,7 +6,7 @@
 use clickwrap_domain::consent::models::{ClickwrapEvent, EventStatus};
 use clickwrap_domain::ports::{CommitVerificationError, VerificationRecord};
 use diesel::prelude::*;
-use diesel::sql_types::{Bool, Text};
+use diesel::sql_types::Bool;
 use diesel_async::{AsyncConnection, RunQueryDsl};
 use futures_util::future::try_join4;
 
@@ -131,10 +131,12 @@ async fn quota_allows(conn: &mut DbConnection, record: &VerificationRecord) -> Q
     if quota - used > QUOTA_EXACT_MARGIN {
         return Ok(true);
     }
-    diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))")
-        .bind::<Text, _>(format!("quota:{}", record.event.tenant_id))
-        .execute(conn)
-        .await?;
+    Statement::new(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))",
+        vec![Value::Text(format!("quota:{}", record.event.tenant_id))],
+    )
+    .execute(conn)
+    .await?;
     Ok(period_usage(conn, record.event.tenant_id, &record.period).await? < quota)
 }
 
