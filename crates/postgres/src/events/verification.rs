@@ -161,7 +161,7 @@ async fn why_not_verified(conn: &mut DbConnection, event: &ClickwrapEvent) -> Co
 
 /// A verification for a tenant without an event quota, in one statement: the event's UPDATE, and
 /// only if it updated a row, the certificate, the outbox entry and the usage count (one implicit
-/// transaction, one round trip). With a quota, `commit_verification` takes a transaction instead,
+/// transaction, one round trip). With a quota, [`commit_within_quota`] takes a transaction instead,
 /// as the quota check must sit between the update and the writes.
 const VERIFY_UNLIMITED_SQL: &str = "
 WITH verified AS (
