@@ -317,4 +317,3 @@ mod tests {
         assert!(cmap.contains("1 beginbfrange\n<0001> <0003> <0061>\nendbfrange"), "{cmap}");
     }
 }
-
