@@ -1,5 +1,6 @@
-//! The evidence ledger's storage. Leaves are appended by the verify statement (see `events.rs`);
-//! here: the ledger key, advancing the tree head over new leaves, and what proofs are made from.
+//! The evidence ledger's storage. Leaves are appended by the verify statement (see
+//! `events/verification.rs`); here: the ledger key, advancing the tree head over new leaves, and
+//! what proofs are made from.
 
 use async_trait::async_trait;
 use clickwrap_domain::ledger::merkle::{Frontier, Hash};

@@ -5,7 +5,7 @@ use clickwrap_domain::Timestamp;
 use clickwrap_domain::limits::rate::WindowHits;
 use clickwrap_domain::ports::{RateLimitStore, StorageError};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{BigInt, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 
@@ -13,10 +13,12 @@ use crate::PgStore;
 use crate::convert::{at, count_i64, count_u64};
 use crate::errors::from_diesel;
 use crate::schema::rate_limit_windows as windows;
+use crate::statement::{Statement, Value};
 
 /// One statement for a whole batch: instances sharing the database count together, without a
 /// read-modify-write race. The rows are upserted in one fixed order (the input's, sorted below), so
-/// two instances syncing the same keys at once wait for each other instead of deadlocking.
+/// two instances syncing the same keys at once wait for each other instead of deadlocking. Every
+/// instance runs it once per sync interval, so it is a [`Statement`], kept prepared.
 const ADD_HITS: &str = "INSERT INTO rate_limit_windows (app_id, client_ip, route, window_start, hits) \
      SELECT app_id, client_ip, route, window_start, hits \
      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[]) \
@@ -63,15 +65,14 @@ impl RateLimitStore for PgStore {
             same
         });
         let mut conn = self.conn().await?;
-        let added: Vec<Added> = diesel::sql_query(ADD_HITS)
-            .bind::<Array<SqlUuid>, _>(rows.iter().map(|((app, ..), _)| *app).collect::<Vec<_>>())
-            .bind::<Array<Text>, _>(rows.iter().map(|((_, ip, ..), _)| ip.as_str()).collect::<Vec<_>>())
-            .bind::<Array<Text>, _>(rows.iter().map(|((_, _, route, _), _)| *route).collect::<Vec<_>>())
-            .bind::<Array<Timestamptz>, _>(rows.iter().map(|((.., start), _)| *start).collect::<Vec<_>>())
-            .bind::<Array<BigInt>, _>(rows.iter().map(|(_, hits)| *hits).collect::<Vec<_>>())
-            .load(&mut conn)
-            .await
-            .map_err(from_diesel)?;
+        let values = vec![
+            Value::Uuids(rows.iter().map(|((app, ..), _)| *app).collect()),
+            Value::Texts(rows.iter().map(|((_, ip, ..), _)| ip.clone()).collect()),
+            Value::Texts(rows.iter().map(|((_, _, route, _), _)| (*route).to_owned()).collect()),
+            Value::Ats(rows.iter().map(|((.., start), _)| *start).collect()),
+            Value::BigInts(rows.iter().map(|(_, hits)| *hits).collect()),
+        ];
+        let added: Vec<Added> = Statement::new(ADD_HITS, values).load(&mut conn).await.map_err(from_diesel)?;
         let totals: HashMap<(uuid::Uuid, String, String, OffsetDateTime), i64> =
             added.into_iter().map(|a| ((a.app_id, a.client_ip, a.route, a.window_start), a.hits)).collect();
         batch

@@ -12,7 +12,8 @@ use diesel_async::{AsyncConnection, RunQueryDsl};
 
 use crate::convert::{at, count_i64, count_u64, ts};
 use crate::errors::{corrupt, from_diesel};
-use crate::schema::{console_sessions, operator_tokens, tenants, usage_counters};
+use crate::schema::{console_sessions, operator_tokens, tenants};
+use crate::statement::{Statement, Value};
 use crate::{PgStore, audit};
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -314,17 +315,27 @@ impl PgStore {
     }
 }
 
-/// Verified events of the tenant in the period, summed over the counter's shards.
+/// Verified events of the tenant in the period, summed over the counter's shards. A [`Statement`]
+/// (diesel would not keep a `sql()` select prepared): every verification of a tenant with a quota
+/// runs it, twice near the limit.
 pub(crate) async fn period_usage(
     conn: &mut crate::connection::DbConnection,
     tenant: TenantId,
     period: &QuotaPeriod,
 ) -> QueryResult<i64> {
-    usage_counters::table
-        .filter(usage_counters::tenant_id.eq(tenant.as_uuid()))
-        .filter(usage_counters::period_start.eq(at(period.start)))
-        // sum(bigint) is numeric in PostgreSQL; the counts always fit a bigint.
-        .select(diesel::dsl::sql::<diesel::sql_types::BigInt>("COALESCE(sum(events), 0)::bigint"))
-        .first(conn)
-        .await
+    // sum(bigint) is numeric in PostgreSQL; the counts always fit a bigint.
+    let usage: Usage = Statement::new(
+        "SELECT COALESCE(sum(events), 0)::bigint AS events FROM usage_counters \
+         WHERE tenant_id = $1 AND period_start = $2",
+        vec![Value::Uuid(*tenant.as_uuid()), Value::At(at(period.start))],
+    )
+    .get_result(conn)
+    .await?;
+    Ok(usage.events)
+}
+
+#[derive(QueryableByName)]
+struct Usage {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    events: i64,
 }

@@ -26,8 +26,8 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::service::client::{Connection, query_value};
-use super::service::data::{OPERATOR, PUBLIC};
-use super::service::flows::verify;
+use super::service::data::{self, App, PUBLIC};
+use super::service::flows::accept;
 use super::service::receiver::Receiver;
 use super::service::server::{self, Server};
 
@@ -44,8 +44,6 @@ the benchmark drops and recreates the database clickwrap_bench_disk on it. Resul
 target/bench/disk.json.";
 
 const DATABASE: &str = "clickwrap_bench_disk";
-/// A fixed master key for the benchmark's throwaway database (a real one is 32 random bytes).
-const MASTER_KEY: &str = "YmVuY2gtbWFzdGVyLWtleS1mb3Itc2NyYXRjaC1kYiE=";
 const WORKERS: u64 = 8;
 
 #[derive(Debug, Clone)]
@@ -96,30 +94,15 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
 
 async fn measure(binary: &Path, out: &Path, flow_count: u64) -> Result<Value, String> {
     let database = super::database_server()?.with_database(DATABASE);
-    super::recreate_database(&database, false).await?;
-    let db_env = vec![("DATABASE_URL", database.expose()), ("CLICKWRAP_MASTER_KEY", MASTER_KEY.to_owned())];
-    server::run_once(binary, &["migrate"], &db_env)?;
-    let tenant: Value =
-        serde_json::from_str(&server::run_once(binary, &["tenant", "create", "--name", "Disk bench"], &db_env)?)
-            .map_err(|e| format!("tenant create printed no JSON: {e}"))?;
-    let operator_token =
-        tenant.get("operatorToken").and_then(|v| v.as_str()).ok_or("tenant create printed no operatorToken")?;
+    let operator_token = server::fresh_tenant(binary, &database, "Disk bench").await?;
 
     let ca_file = out.join("disk-receiver-ca.pem");
     let receiver = Receiver::start(&ca_file).await?;
     let address = server::free_address()?;
-    let env = vec![
-        ("DATABASE_URL", database.expose()),
-        ("CLICKWRAP_MASTER_KEY", MASTER_KEY.to_owned()),
-        ("CLICKWRAP_TRUSTED_PROXIES", "127.0.0.1/32".to_owned()),
-        ("CLICKWRAP_RATE_LIMIT_PER_HOUR", "1000000000".to_owned()),
-        ("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8".to_owned()),
-        ("CLICKWRAP_WEBHOOK_CA_FILE", ca_file.display().to_string()),
-        ("CLICKWRAP_LOG", "warn".to_owned()),
-    ];
+    let env = server::bench_env(database.expose(), &ca_file);
     let server = Server::start(binary, address, &env, &out.join("disk-server.log")).await?;
     let mut setup = Connection::open(address).await?;
-    let installation = Arc::new(install(&mut setup, operator_token, &receiver.url()).await?);
+    let installation = Arc::new(install(&mut setup, &operator_token, &receiver.url()).await?);
     let mut conn = super::connect(&database).await?;
     let machine = super::machine(&mut conn).await?;
     // The live data of an installation without events, for the compacted figures.
@@ -177,55 +160,18 @@ async fn measure(binary: &Path, out: &Path, flow_count: u64) -> Result<Value, St
 /// The app and its personalized template.
 #[derive(Debug)]
 struct Installation {
-    app_id: String,
-    app_key: String,
-    webhook_secret: String,
+    app: App,
     template_id: String,
 }
 
 async fn install(connection: &mut Connection, operator_token: &str, webhook_url: &str) -> Result<Installation, String> {
-    let bearer = format!("Bearer {operator_token}");
-    let auth = [("authorization", bearer.as_str())];
-    let text = |value: &Value, key: &str| {
-        value.get(key).and_then(|v| v.as_str()).map(str::to_owned).ok_or(format!("no `{key}` in {value}"))
-    };
-    let app = connection
-        .send(
-            Method::POST,
-            &format!("{OPERATOR}/apps"),
-            &auth,
-            Some(&json!({"name": "Disk app", "webhookUrl": webhook_url})),
-        )
-        .await?
-        .expect(201, "creating the app")?;
-    let template = connection
-        .send(
-            Method::POST,
-            &format!("{OPERATOR}/templates"),
-            &auth,
-            Some(&json!({"name": "Personalized terms", "content": {"en": agreement()}})),
-        )
-        .await?
-        .expect(201, "creating the template")?;
-    let template_id = text(&template, "clickwrapTemplateId")?;
-    let path = format!("{OPERATOR}/templates/{template_id}");
+    let app = data::create_app(connection, operator_token, "Disk app", webhook_url).await?;
+    let body = json!({"name": "Personalized terms", "content": {"en": agreement()}});
+    let template_id = data::create_template(connection, operator_token, &body).await?;
     let effective_at = (OffsetDateTime::now_utc() - time::Duration::days(1)).format(&Rfc3339).unwrap_or_default();
-    connection
-        .send(
-            Method::POST,
-            &format!("{path}/versions"),
-            &auth,
-            Some(&json!({"kind": "MAJOR", "effectiveAt": effective_at})),
-        )
-        .await?
-        .expect(201, "publishing")?;
-    connection.send(Method::POST, &format!("{path}/enable"), &auth, None).await?.expect(200, "enabling")?;
-    Ok(Installation {
-        app_id: text(&app, "appId")?,
-        app_key: text(&app, "appKey")?,
-        webhook_secret: text(&app, "webhookSigningSecret")?,
-        template_id,
-    })
+    data::publish(connection, operator_token, &template_id, "MAJOR", &effective_at).await?;
+    data::enable(connection, operator_token, &template_id).await?;
+    Ok(Installation { app, template_id })
 }
 
 /// An agreement of about 8 KB, addressed to the end user by name, email and company.
@@ -233,14 +179,7 @@ fn agreement() -> String {
     let mut html = "<h1>Terms of Service</h1><p>These terms are between {{company}} and you, {{fullName}} \
                     ({{email}}). Please read them carefully.</p>"
         .to_owned();
-    for section in 1..=20 {
-        html.push_str(&format!(
-            "<h2>{section}. Section {section}</h2><p>The service is provided as is, without warranty of any kind. \
-             You agree to use it lawfully and not to misuse it. We may change these terms; when a change is \
-             material we will ask you to accept the new version before you go on using the service. \
-             Section {section} applies to accounts opened in any country.</p>"
-        ));
-    }
+    data::push_sections(&mut html, "");
     html.push_str("<p>Accepted by {{fullName}} for {{company}}.</p>");
     html
 }
@@ -297,33 +236,16 @@ async fn flow(
     let headers = [("x-forwarded-for", ip.as_str()), ("user-agent", "Mozilla/5.0 (X11; Linux x86_64) disk-bench")];
     let check = format!(
         "{PUBLIC}/clickwrap?appId={}&clickwrapTemplateId={}&endUserId={}&templatePlaceholders={}",
-        installation.app_id,
+        installation.app.app_id,
         installation.template_id,
         query_value(&end_user),
         query_value(&placeholders.to_string())
     );
     let shown = browser.send(Method::GET, &check, &headers, None).await?.expect(200, "GET /clickwrap")?;
-    let field = |key: &str| shown.get(key).cloned().ok_or(format!("no `{key}` in the check's answer"));
-    let action = json!({
-        "appId": installation.app_id,
-        "clickwrapTemplateId": installation.template_id,
-        "clickwrapTemplateVersion": field("clickwrapTemplateVersion")?,
-        "clickwrapTemplateVersionMinor": field("clickwrapTemplateVersionMinor")?,
-        "endUserId": end_user,
-        "action": "ACCEPTED",
-        "language": field("language")?,
-        "templatePlaceholders": placeholders,
-        "contentHash": field("contentHash")?,
-        "presentedAt": OffsetDateTime::now_utc().format(&Rfc3339).unwrap_or_default(),
-        "presentation": {"mode": "DIALOG", "agreementMode": "SCROLL", "acceptLabel": "Accept", "checkboxLabel": null},
-        "clientMetadata": {"screen": "1920x1080", "timezone": "Europe/Berlin"},
-    });
-    let recorded = browser
-        .send(Method::POST, &format!("{PUBLIC}/clickwrap"), &headers, Some(&action))
-        .await?
-        .expect(201, "POST /clickwrap")?;
-    let signature = recorded.get("serviceSignature").and_then(|v| v.as_str()).ok_or("no serviceSignature")?;
-    verify(backend, &installation.app_id, &installation.app_key, signature).await
+    let app = &installation.app;
+    let action =
+        data::acceptance(&app.app_id, &installation.template_id, &data::version(shown)?, &end_user, &placeholders);
+    accept(browser, backend, (&app.app_id, &app.app_key), &action, &headers).await
 }
 
 #[derive(QueryableByName)]
@@ -342,7 +264,7 @@ async fn settle(
 ) -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        let missing = receiver.missing(&installation.webhook_secret, verified.iter());
+        let missing = receiver.missing(&installation.app.webhook_secret, verified.iter());
         let pending: Count =
             diesel::sql_query("SELECT count(*) AS count FROM webhook_deliveries WHERE state = 'PENDING'")
                 .get_result(conn)

@@ -53,30 +53,114 @@ impl Installation {
         let count = self.templates.len().max(1) as u64;
         let template =
             self.templates.get(usize::try_from(n % count).unwrap_or(0)).ok_or("the installation has no templates")?;
-        let version = &template.current;
-        let action = serde_json::json!({
-            "appId": self.app_id,
-            "clickwrapTemplateId": template.id,
-            "clickwrapTemplateVersion": version.major,
-            "clickwrapTemplateVersionMinor": version.minor,
-            "endUserId": end_user_id,
-            "action": "ACCEPTED",
-            "language": version.language,
-            "templatePlaceholders": null,
-            "contentHash": version.content_hash,
-            "presentedAt": time::OffsetDateTime::now_utc()
-                .format(&time::format_description::well_known::Rfc3339)
-                .unwrap_or_default(),
-            "presentation": {"mode": "DIALOG", "agreementMode": "SCROLL", "acceptLabel": "Accept", "checkboxLabel": null},
-            "clientMetadata": {"screen": "1920x1080", "timezone": "Europe/Berlin"},
-        });
+        let action = acceptance(&self.app_id, &template.id, &template.current, end_user_id, &Value::Null);
         let ip = format!("10.{}.{}.{}", 200 + n / 65_536 % 50, n / 256 % 256, n % 256);
         Ok((action, ip))
     }
 }
 
+/// The `POST /clickwrap` body of an acceptance of `version` (as the check showed it) by
+/// `end_user_id`, with the placeholder values the text was rendered with.
+pub(crate) fn acceptance(
+    app_id: &str,
+    template_id: &str,
+    version: &Version,
+    end_user_id: &str,
+    placeholders: &Value,
+) -> Value {
+    json!({
+        "appId": app_id,
+        "clickwrapTemplateId": template_id,
+        "clickwrapTemplateVersion": version.major,
+        "clickwrapTemplateVersionMinor": version.minor,
+        "endUserId": end_user_id,
+        "action": "ACCEPTED",
+        "language": version.language,
+        "templatePlaceholders": placeholders,
+        "contentHash": version.content_hash,
+        "presentedAt": OffsetDateTime::now_utc().format(&Rfc3339).unwrap_or_default(),
+        "presentation": {"mode": "DIALOG", "agreementMode": "SCROLL", "acceptLabel": "Accept", "checkboxLabel": null},
+        "clientMetadata": {"screen": "1920x1080", "timezone": "Europe/Berlin"},
+    })
+}
+
 pub(crate) const OPERATOR: &str = "/operator/v1";
 pub(crate) const PUBLIC: &str = "/public-client/v1";
+
+/// An app's credentials as its creation answered them.
+#[derive(Debug, Clone)]
+pub(crate) struct App {
+    pub(crate) app_id: String,
+    pub(crate) app_key: String,
+    pub(crate) webhook_secret: String,
+}
+
+/// Sends an operator API request and expects `status`: its JSON answer.
+async fn operator_call(
+    connection: &mut Connection,
+    operator_token: &str,
+    method: Method,
+    path: &str,
+    body: Option<&Value>,
+    (status, what): (u16, &str),
+) -> Result<Value, String> {
+    let bearer = format!("Bearer {operator_token}");
+    let auth = [("authorization", bearer.as_str())];
+    connection.send(method, &format!("{OPERATOR}{path}"), &auth, body).await?.expect(status, what)
+}
+
+/// Makes an app whose webhooks go to `webhook_url`.
+pub(crate) async fn create_app(
+    connection: &mut Connection,
+    operator_token: &str,
+    name: &str,
+    webhook_url: &str,
+) -> Result<App, String> {
+    let body = json!({"name": name, "webhookUrl": webhook_url});
+    let app = operator_call(connection, operator_token, Method::POST, "/apps", Some(&body), (201, "creating the app"))
+        .await?;
+    Ok(App {
+        app_id: text(&app, "appId")?,
+        app_key: text(&app, "appKey")?,
+        webhook_secret: text(&app, "webhookSigningSecret")?,
+    })
+}
+
+/// Makes a template from `body` (its name and draft): its id.
+pub(crate) async fn create_template(
+    connection: &mut Connection,
+    operator_token: &str,
+    body: &Value,
+) -> Result<String, String> {
+    let template =
+        operator_call(connection, operator_token, Method::POST, "/templates", Some(body), (201, "creating a template"))
+            .await?;
+    text(&template, "clickwrapTemplateId")
+}
+
+/// Publishes the template's draft as a `kind` (MAJOR or MINOR) version in force from `effective_at`.
+pub(crate) async fn publish(
+    connection: &mut Connection,
+    operator_token: &str,
+    template_id: &str,
+    kind: &str,
+    effective_at: &str,
+) -> Result<(), String> {
+    let body = json!({"kind": kind, "effectiveAt": effective_at});
+    let path = format!("/templates/{template_id}/versions");
+    operator_call(connection, operator_token, Method::POST, &path, Some(&body), (201, "publishing")).await.map(|_| ())
+}
+
+/// Serves the template to the apps.
+pub(crate) async fn enable(connection: &mut Connection, operator_token: &str, template_id: &str) -> Result<(), String> {
+    let path = format!("/templates/{template_id}/enable");
+    operator_call(connection, operator_token, Method::POST, &path, None, (200, "enabling")).await.map(|_| ())
+}
+
+/// The text at `key` of a JSON answer.
+fn text(value: &Value, key: &str) -> Result<String, String> {
+    value.get(key).and_then(|v| v.as_str()).map(str::to_owned).ok_or(format!("no `{key}` in {value}"))
+}
 
 /// The end user id of number `u` (also in the load scripts).
 pub(crate) fn end_user(u: u64) -> String {
@@ -91,55 +175,25 @@ pub(crate) async fn install(
     webhook_url: &str,
     templates: u32,
 ) -> Result<Installation, String> {
-    let bearer = format!("Bearer {operator_token}");
-    let auth = [("authorization", bearer.as_str())];
-    let app = connection
-        .send(
-            Method::POST,
-            &format!("{OPERATOR}/apps"),
-            &auth,
-            Some(&json!({"name": "Bench app", "webhookUrl": webhook_url})),
-        )
-        .await?
-        .expect(201, "creating the app")?;
-    let text = |value: &Value, key: &str| {
-        value.get(key).and_then(|v| v.as_str()).map(str::to_owned).ok_or(format!("no `{key}` in {value}"))
-    };
-    let app_id = text(&app, "appId")?;
-    let app_key = text(&app, "appKey")?;
-    let webhook_secret = text(&app, "webhookSigningSecret")?;
+    let App { app_id, app_key, webhook_secret } =
+        create_app(connection, operator_token, "Bench app", webhook_url).await?;
 
     let now = OffsetDateTime::now_utc();
     let days_ago = |days: i64| (now - time::Duration::days(days)).format(&Rfc3339).unwrap_or_default();
     let mut made = Vec::new();
     for k in 0..templates {
         let name = format!("Bench terms {k}");
-        let template = connection
-            .send(
-                Method::POST,
-                &format!("{OPERATOR}/templates"),
-                &auth,
-                Some(&json!({"name": name, "tags": ["bench"], "content": {"en": agreement(k, "1.0")}})),
-            )
-            .await?
-            .expect(201, "creating a template")?;
-        let id = text(&template, "clickwrapTemplateId")?;
-        let path = format!("{OPERATOR}/templates/{id}");
+        let body = json!({"name": name, "tags": ["bench"], "content": {"en": agreement(k, "1.0")}});
+        let id = create_template(connection, operator_token, &body).await?;
         for (kind, days, next) in [("MAJOR", 400, Some("1.1")), ("MINOR", 300, Some("2.0")), ("MAJOR", 200, None)] {
-            let body = json!({"kind": kind, "effectiveAt": days_ago(days)});
-            connection
-                .send(Method::POST, &format!("{path}/versions"), &auth, Some(&body))
-                .await?
-                .expect(201, "publishing")?;
+            publish(connection, operator_token, &id, kind, &days_ago(days)).await?;
             if let Some(next) = next {
                 let draft = json!({"content": {"en": agreement(k, next)}});
-                connection
-                    .send(Method::PUT, &format!("{path}/draft"), &auth, Some(&draft))
-                    .await?
-                    .expect(200, "draft")?;
+                let path = format!("/templates/{id}/draft");
+                operator_call(connection, operator_token, Method::PUT, &path, Some(&draft), (200, "draft")).await?;
             }
         }
-        connection.send(Method::POST, &format!("{path}/enable"), &auth, None).await?.expect(200, "enabling")?;
+        enable(connection, operator_token, &id).await?;
 
         let current = format!(
             "{PUBLIC}/clickwrap?appId={app_id}&clickwrapTemplateId={id}&endUserId={}",
@@ -158,7 +212,8 @@ pub(crate) async fn install(
     Ok(Installation { app_id, app_key, webhook_secret, templates: made })
 }
 
-fn version(view: Value) -> Result<Version, String> {
+/// A version as the check (or the content route) answered it.
+pub(crate) fn version(view: Value) -> Result<Version, String> {
     let text = |key: &str| {
         view.get(key).and_then(|v| v.as_str()).map(str::to_owned).ok_or(format!("no `{key}` in the answer"))
     };
@@ -176,15 +231,21 @@ fn version(view: Value) -> Result<Version, String> {
 /// An agreement of about 8 KB: twenty numbered sections of plain terms.
 fn agreement(k: u32, version: &str) -> String {
     let mut html = format!("<h1>Terms of Service {k}</h1><p>Version {version}. Please read these terms carefully.</p>");
+    push_sections(&mut html, &format!(" of version {version}"));
+    html
+}
+
+/// Twenty numbered sections of plain terms (about 7.5 KB); each names itself with `of` after its
+/// number (" of version 1.1", or nothing).
+pub(crate) fn push_sections(html: &mut String, of: &str) {
     for section in 1..=20 {
         html.push_str(&format!(
             "<h2>{section}. Section {section}</h2><p>The service is provided as is, without warranty of any kind. \
              You agree to use it lawfully and not to misuse it. We may change these terms; when a change is \
              material we will ask you to accept the new version before you go on using the service. \
-             Section {section} of version {version} applies to accounts opened in any country.</p>"
+             Section {section}{of} applies to accounts opened in any country.</p>"
         ));
     }
-    html
 }
 
 /// Writes one verified event per end user and template (see the module's rule) and the heavy end

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use hyper::Method;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::client::Connection;
 use super::data::{Installation, PUBLIC};
@@ -141,13 +141,25 @@ impl Worker {
         let installation = &self.installation;
         let (action, ip) = installation.acceptance(n, &format!("bench-{}-{n}", self.run))?;
         let headers = [("x-forwarded-for", ip.as_str()), ("user-agent", "Mozilla/5.0 (bench)")];
-        let recorded = browser
-            .send(Method::POST, &format!("{PUBLIC}/clickwrap"), &headers, Some(&action))
-            .await?
-            .expect(201, "POST /clickwrap")?;
-        let signature = recorded.get("serviceSignature").and_then(|v| v.as_str()).ok_or("no serviceSignature")?;
-        verify(backend, &installation.app_id, &installation.app_key, signature).await
+        accept(browser, backend, (&installation.app_id, &installation.app_key), &action, &headers).await
     }
+}
+
+/// The browser posts the end user's `action` (with the browser's `headers`), and the backend
+/// verifies the Signature it got with the app's credentials: the verified event's id.
+pub(crate) async fn accept(
+    browser: &mut Connection,
+    backend: &mut Connection,
+    (app_id, app_key): (&str, &str),
+    action: &Value,
+    headers: &[(&str, &str)],
+) -> Result<String, String> {
+    let recorded = browser
+        .send(Method::POST, &format!("{PUBLIC}/clickwrap"), headers, Some(action))
+        .await?
+        .expect(201, "POST /clickwrap")?;
+    let signature = recorded.get("serviceSignature").and_then(|v| v.as_str()).ok_or("no serviceSignature")?;
+    verify(backend, app_id, app_key, signature).await
 }
 
 /// The backend's verification of a Signature with the app's credentials: the verified event's id.

@@ -44,9 +44,6 @@ use self::receiver::Receiver;
 use self::server::Server;
 use self::tools::{Load, Tools};
 
-/// A fixed master key for the benchmark's throwaway database (a real one is 32 random bytes).
-const BENCH_MASTER_KEY: &str = "YmVuY2gtbWFzdGVyLWtleS1mb3Itc2NyYXRjaC1kYiE=";
-
 const SERVICE_DATABASE: &str = "clickwrap_bench_service";
 const PGBENCH_DATABASE: &str = "clickwrap_bench_pgbench";
 const TEMPLATES: u32 = 10;
@@ -209,35 +206,13 @@ async fn bench(bench: &Bench) -> Result<Value, String> {
     let pgbench_db = server_url.with_database(PGBENCH_DATABASE);
 
     let step = Instant::now();
-    super::recreate_database(&service_db, false).await?;
-    let db_env = vec![("DATABASE_URL", service_db.expose()), ("CLICKWRAP_MASTER_KEY", BENCH_MASTER_KEY.to_owned())];
-    server::run_once(&bench.binary, &["migrate"], &db_env)?;
-    let tenant: Value = serde_json::from_str(&server::run_once(
-        &bench.binary,
-        &["tenant", "create", "--name", "Bench tenant"],
-        &db_env,
-    )?)
-    .map_err(|e| format!("tenant create printed no JSON: {e}"))?;
-    let operator_token = tenant
-        .get("operatorToken")
-        .and_then(|v| v.as_str())
-        .ok_or("tenant create printed no operatorToken")?
-        .to_owned();
+    let operator_token = server::fresh_tenant(&bench.binary, &service_db, "Bench tenant").await?;
 
     let ca_file = bench.out.join("webhook-receiver-ca.pem");
     let receiver = Receiver::start(&ca_file).await?;
     let address = server::free_address()?;
     let pgbouncer = if bench.pooler { Some(crate::pgbouncer::Pgbouncer::start(&server_url)?) } else { None };
-    let mut env = vec![
-        ("DATABASE_URL", service_db.expose()),
-        ("CLICKWRAP_MASTER_KEY", BENCH_MASTER_KEY.to_owned()),
-        ("CLICKWRAP_TRUSTED_PROXIES", "127.0.0.1/32".to_owned()),
-        // The operator's backend verifies every consent from one address: far beyond 1,000 an hour.
-        ("CLICKWRAP_RATE_LIMIT_PER_HOUR", "1000000000".to_owned()),
-        ("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8".to_owned()),
-        ("CLICKWRAP_WEBHOOK_CA_FILE", ca_file.display().to_string()),
-        ("CLICKWRAP_LOG", "warn".to_owned()),
-    ];
+    let mut env = server::bench_env(service_db.expose(), &ca_file);
     if let Some(pgbouncer) = &pgbouncer {
         env.retain(|(name, _)| *name != "DATABASE_URL");
         env.extend([

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use clickwrap_postgres::database::DatabaseUrl;
 use hyper::Method;
 
 use super::client::Connection;
@@ -34,6 +35,40 @@ pub(crate) fn build(root: &Path, release: bool) -> Result<PathBuf, String> {
     }
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     Ok(target.join(profile).join("clickwrap-server"))
+}
+
+/// A fixed master key for the benchmarks' throwaway databases (a real one is 32 random bytes).
+const BENCH_MASTER_KEY: &str = "YmVuY2gtbWFzdGVyLWtleS1mb3Itc2NyYXRjaC1kYiE=";
+
+/// Makes `database` afresh, migrates it and creates a tenant named `tenant`, with the binary's own
+/// commands as an operator would: the tenant's operator token.
+pub(crate) async fn fresh_tenant(binary: &Path, database: &DatabaseUrl, tenant: &str) -> Result<String, String> {
+    super::super::recreate_database(database, false).await?;
+    let env = vec![("DATABASE_URL", database.expose()), ("CLICKWRAP_MASTER_KEY", BENCH_MASTER_KEY.to_owned())];
+    run_once(binary, &["migrate"], &env)?;
+    let created: serde_json::Value =
+        serde_json::from_str(&run_once(binary, &["tenant", "create", "--name", tenant], &env)?)
+            .map_err(|e| format!("tenant create printed no JSON: {e}"))?;
+    created
+        .get("operatorToken")
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| "tenant create printed no operatorToken".to_owned())
+}
+
+/// The settings of a benchmarked server on `database_url`: the local client addresses trusted as
+/// proxies, rate limits out of the way (the operator's backend verifies every consent from one
+/// address: far beyond 1,000 an hour), webhooks allowed to the local receiver whose CA is `ca_file`.
+pub(crate) fn bench_env(database_url: String, ca_file: &Path) -> Vec<(&'static str, String)> {
+    vec![
+        ("DATABASE_URL", database_url),
+        ("CLICKWRAP_MASTER_KEY", BENCH_MASTER_KEY.to_owned()),
+        ("CLICKWRAP_TRUSTED_PROXIES", "127.0.0.1/32".to_owned()),
+        ("CLICKWRAP_RATE_LIMIT_PER_HOUR", "1000000000".to_owned()),
+        ("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8".to_owned()),
+        ("CLICKWRAP_WEBHOOK_CA_FILE", ca_file.display().to_string()),
+        ("CLICKWRAP_LOG", "warn".to_owned()),
+    ]
 }
 
 /// Runs the binary once with `args` and `env` and returns its standard output.
