@@ -14,6 +14,7 @@ mod tests;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
+use clickwrap_domain::etag::if_none_match;
 use maud::Markup;
 
 use crate::assets::Asset;
@@ -112,7 +113,7 @@ async fn not_found() -> PageResult {
     Err(ConsoleError::NotFound("this page"))
 }
 
-/// A static file with its ETag; `If-None-Match` with the same tag answers 304.
+/// A static file with its ETag; an `If-None-Match` that matches it answers 304.
 async fn asset(request: HttpRequest) -> PageResult {
     let asset = Asset::find(request.path()).ok_or(ConsoleError::NotFound("this file"))?;
     let etag = asset.etag();
@@ -120,7 +121,7 @@ async fn asset(request: HttpRequest) -> PageResult {
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == etag));
+        .is_some_and(|tags| if_none_match(tags, &etag));
     let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
     response.insert_header((header::ETAG, etag)).insert_header((header::CACHE_CONTROL, "no-cache"));
     Ok(if fresh { response.finish() } else { response.content_type(asset.content_type).body(asset.body) })
