@@ -174,6 +174,43 @@ fn push_line<'t>(text: &'t str, from: usize, to: usize, lines: &mut Vec<&'t str>
     }
 }
 
+/// A row of the compare page's side-by-side view: (old side, new side); `None` is an empty cell.
+pub type DiffRow<'a> = (Option<&'a DiffLine>, Option<&'a DiffLine>);
+
+/// Moves the pending removed and added lines into rows, pairing them up.
+fn flush_rows<'a>(rows: &mut Vec<DiffRow<'a>>, removed: &mut Vec<&'a DiffLine>, added: &mut Vec<&'a DiffLine>) {
+    let count = removed.len().max(added.len());
+    for index in 0..count {
+        rows.push((removed.get(index).copied(), added.get(index).copied()));
+    }
+    removed.clear();
+    added.clear();
+}
+
+/// Pairs each run of removed lines with the run of added lines that follows it, row by row.
+pub fn diff_rows(lines: &[DiffLine]) -> Vec<DiffRow<'_>> {
+    let mut rows = Vec::with_capacity(lines.len());
+    let mut removed: Vec<&DiffLine> = Vec::new();
+    let mut added: Vec<&DiffLine> = Vec::new();
+    for line in lines {
+        match line {
+            DiffLine::Same(_) => {
+                flush_rows(&mut rows, &mut removed, &mut added);
+                rows.push((Some(line), Some(line)));
+            }
+            DiffLine::Removed(_) => {
+                if !added.is_empty() {
+                    flush_rows(&mut rows, &mut removed, &mut added);
+                }
+                removed.push(line);
+            }
+            DiffLine::Added(_) => added.push(line),
+        }
+    }
+    flush_rows(&mut rows, &mut removed, &mut added);
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +314,21 @@ mod tests {
                 assert_old_and_new_read_back(&diff_lines(a, b), a, b);
             }
         }
+    }
+
+    #[test]
+    fn diff_rows_pair_removed_with_added() {
+        use DiffLine::*;
+        let lines = vec![
+            Same("a".into()),
+            Removed("b".into()),
+            Removed("c".into()),
+            Added("B".into()),
+            Same("d".into()),
+            Added("e".into()),
+        ];
+        let rows = diff_rows(&lines);
+        let shape: Vec<(bool, bool)> = rows.iter().map(|(l, r)| (l.is_some(), r.is_some())).collect();
+        assert_eq!(shape, vec![(true, true), (true, true), (true, false), (true, true), (false, true)]);
     }
 }
