@@ -2,7 +2,10 @@
 //!
 //! Published content is often one long line of HTML, so the text is first cut into "lines" at
 //! newlines and around block-level tags (a paragraph, a list item, a heading is a line each); then
-//! the longest common subsequence of those lines says what stayed, what went and what came.
+//! the longest common subsequence of those lines (`similar`'s Myers diff) says what stayed, what
+//! went and what came.
+
+use similar::{Algorithm, ChangeTag, capture_diff_slices};
 
 /// One line of a diff from an old text to a new one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,8 +18,9 @@ pub enum DiffLine {
     Added(String),
 }
 
-/// Beyond this many lines on either side (after the common start and end are set aside) the
-/// comparison table would be too large: everything in between is shown as removed, then added.
+/// Beyond this many lines on either side (after the common start and end are set aside) the diff
+/// could take too long (its time grows with the lines times the differences): everything in
+/// between is shown as removed, then added.
 pub const MAX_DIFF_LINES: usize = 2_000;
 
 /// The lines of `a` and `b` (HTML or plain text) as `Same`, `Removed` and `Added`, in order: reading
@@ -42,49 +46,21 @@ pub fn diff_lines(a: &str, b: &str) -> Vec<DiffLine> {
     lines
 }
 
-/// The diff of two short line lists through their longest common subsequence.
+/// The diff of two line lists by Myers' algorithm: a shortest edit script, so the `Same` lines
+/// are a longest common subsequence.
 fn lcs_diff(old: &[&str], new: &[&str]) -> Vec<DiffLine> {
-    // table[i][j]: the LCS length of old[i..] and new[j..], stored row by row.
-    let width = new.len() + 1;
-    let mut table = vec![0u16; (old.len() + 1) * width];
-    let cell = |table: &[u16], i: usize, j: usize| table.get(i * width + j).copied().unwrap_or(0);
-    for i in (0..old.len()).rev() {
-        for j in (0..new.len()).rev() {
-            let value = if old.get(i) == new.get(j) {
-                cell(&table, i + 1, j + 1).saturating_add(1)
-            } else {
-                cell(&table, i + 1, j).max(cell(&table, i, j + 1))
-            };
-            if let Some(slot) = table.get_mut(i * width + j) {
-                *slot = value;
+    capture_diff_slices(Algorithm::Myers, old, new)
+        .iter()
+        .flat_map(|op| op.iter_changes(old, new))
+        .map(|change| {
+            let line = change.value().to_owned();
+            match change.tag() {
+                ChangeTag::Equal => DiffLine::Same(line),
+                ChangeTag::Delete => DiffLine::Removed(line),
+                ChangeTag::Insert => DiffLine::Added(line),
             }
-        }
-    }
-    let mut lines = Vec::with_capacity(old.len() + new.len());
-    let (mut i, mut j) = (0, 0);
-    loop {
-        match (old.get(i), new.get(j)) {
-            (Some(x), Some(y)) if x == y => {
-                lines.push(DiffLine::Same((*x).to_owned()));
-                i += 1;
-                j += 1;
-            }
-            (Some(x), Some(_)) if cell(&table, i + 1, j) >= cell(&table, i, j + 1) => {
-                lines.push(DiffLine::Removed((*x).to_owned()));
-                i += 1;
-            }
-            (_, Some(y)) => {
-                lines.push(DiffLine::Added((*y).to_owned()));
-                j += 1;
-            }
-            (Some(x), None) => {
-                lines.push(DiffLine::Removed((*x).to_owned()));
-                i += 1;
-            }
-            (None, None) => break,
-        }
-    }
-    lines
+        })
+        .collect()
 }
 
 /// Elements that start a line of their own and end one when closed.
