@@ -28,13 +28,23 @@ use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
 use clickwrap_domain::TenantId;
+use clickwrap_domain::consent::models::EventFilter;
 use clickwrap_domain::ports::DeliveryStore;
 use clickwrap_domain::service::ClickwrapService;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 
-/// Streams the events export for a tenant and an operator-API query string (`format` and the
-/// events list's filters). The server hands in the operator API's own, so both give the same file.
-pub type ExportEvents = Arc<dyn Fn(&ClickwrapService, TenantId, &str) -> HttpResponse + Send + Sync>;
+/// Streams the export of a tenant's verified events that match a filter, in a format. The server
+/// hands in the operator API's own, so both give the same file.
+pub type ExportEvents =
+    Arc<dyn Fn(&ClickwrapService, TenantId, EventFilter, ExportFormat) -> HttpResponse + Send + Sync>;
+
+/// The events export's file formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// One JSON object per line.
+    Ndjson,
+    Csv,
+}
 
 /// What the console's pages share.
 pub struct ConsoleState {

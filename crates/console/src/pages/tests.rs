@@ -40,7 +40,14 @@ async fn world() -> World {
         deliveries: store,
         webhook_allow: AllowCidrs::new(Vec::new()),
         secure_cookies: false,
-        export: Arc::new(|_, _, _| HttpResponse::Ok().body("export")),
+        // Says what it was handed, so that a test can check the console's parsing.
+        export: Arc::new(|_, _, filter, format| {
+            HttpResponse::Ok().body(format!(
+                "{format:?} {:?} {:?}",
+                filter.end_user_id.map(|u| u.as_str().to_owned()),
+                filter.status
+            ))
+        }),
     });
     World {
         service,
@@ -323,4 +330,21 @@ async fn unknown_form_values_are_refused_not_replaced_by_a_default() {
 
     let preview = post!(app, cookie, csrf, "/console/preview", [("language", "xx"), ("content", "<p>x</p>")]).await;
     assert_eq!(preview.status(), StatusCode::BAD_REQUEST, "the preview refuses an unknown language");
+}
+
+#[actix_web::test]
+async fn the_export_is_handed_the_lists_filter_and_format_and_refuses_an_unknown_format() {
+    let w = world().await;
+    let app = app!(w);
+    let cookie = sign_in!(app, w.viewer_token);
+    let get =
+        |uri: &str| test::TestRequest::get().uri(uri).insert_header((header::COOKIE, cookie.clone())).to_request();
+    let body =
+        test::call_and_read_body(&app, get("/console/events/export?format=csv&endUserId=u-1&status=DECLINED")).await;
+    assert_eq!(String::from_utf8(body.to_vec()).unwrap(), r#"Csv Some("u-1") Some(Declined)"#);
+    let body = test::call_and_read_body(&app, get("/console/events/export")).await;
+    assert_eq!(String::from_utf8(body.to_vec()).unwrap(), "Ndjson None None", "NDJSON unless asked");
+    let response = test::call_service(&app, get("/console/events/export?format=xlsx")).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers().get(header::LOCATION).unwrap(), "/console/events");
 }
