@@ -1,7 +1,8 @@
 //! The console's routes: one handler per page or form, each driving the same use cases as the
 //! operator API. The security headers (Content-Security-Policy without inline script, never
-//! framed, nosniff) and `Cache-Control: no-store` are added to every answer by the HTTP layer the
-//! server mounts the console in (`clickwrap_http`), the one place that decides them.
+//! framed, nosniff) are added to every answer by the HTTP layer the server mounts the console in
+//! (`clickwrap_http`), the one place that decides them; it also sets `Cache-Control: no-store` on
+//! every answer that does not say otherwise, which only the assets do (`no-cache`, with an ETag).
 
 mod apps;
 mod evidence;
@@ -38,7 +39,7 @@ pub(crate) fn back_on_invalid(back: &str, result: PageResult) -> PageResult {
     }
 }
 
-/// A page with `status`, with the security headers.
+/// A page with `status` (the HTTP layer adds the security headers).
 pub(crate) fn html(status: actix_web::http::StatusCode, markup: Markup) -> HttpResponse {
     HttpResponse::build(status).content_type("text/html; charset=utf-8").body(markup.into_string())
 }
