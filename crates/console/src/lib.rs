@@ -31,6 +31,7 @@ use clickwrap_domain::TenantId;
 use clickwrap_domain::consent::models::EventFilter;
 use clickwrap_domain::ports::DeliveryStore;
 use clickwrap_domain::service::ClickwrapService;
+use clickwrap_domain::templates::service::DialogPreview;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 
 /// Streams the export of a tenant's verified events that match a filter, in a format. The server
@@ -46,6 +47,10 @@ pub enum ExportFormat {
     Csv,
 }
 
+/// Writes the dialog preview's JSON, with the member names of `GET /clickwrap`'s answer. The
+/// server hands in the HTTP crate's, the one place those names are written.
+pub type DialogPreviewJson = fn(&DialogPreview) -> Vec<u8>;
+
 /// What the console's pages share.
 pub struct ConsoleState {
     pub service: ClickwrapService,
@@ -56,6 +61,7 @@ pub struct ConsoleState {
     /// Whether the session cookie is `Secure` (the public URL is https).
     pub secure_cookies: bool,
     pub export: ExportEvents,
+    pub dialog_preview_json: DialogPreviewJson,
 }
 
 impl std::fmt::Debug for ConsoleState {

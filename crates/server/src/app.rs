@@ -289,6 +289,7 @@ pub(crate) async fn serve(
         webhook_allow: webhook_allow(&config),
         secure_cookies: config.public_url.starts_with("https://"),
         // The console's export is the operator API's, so both give the same file.
+        dialog_preview_json: clickwrap_http::dialog_preview_json,
         export: Arc::new(|service, tenant, filter, format| {
             let format = match format {
                 clickwrap_console::ExportFormat::Ndjson => ExportFormat::Ndjson,

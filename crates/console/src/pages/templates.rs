@@ -17,7 +17,6 @@ use clickwrap_domain::templates::service::{
 use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
 use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};
 use maud::PreEscaped;
-use serde_json::json;
 
 use super::{PageResult, back_on_invalid, chrome, html as html_page, page};
 use crate::ConsoleState;
@@ -459,23 +458,5 @@ pub(super) async fn preview_view(
     let view = state.service.dialog_preview(session.tenant_id(), template_id(&path)?, language).await?;
     // The page's script lays the customization form's values over this (saved or not), so only
     // the wording in this language comes from here.
-    let t = &view.texts;
-    let body = json!({
-        "name": view.name,
-        "language": view.language.code(),
-        "content": view.content,
-        "clickwrapTemplateVersion": view.version.major,
-        "clickwrapTemplateVersionMinor": view.version.minor,
-        "effectiveAt": view.effective_at.to_rfc3339(),
-        "customizations": {
-            "texts": {
-                "title": t.title,
-                "acceptButton": t.accept_button,
-                "declineButton": t.decline_button,
-                "checkboxLabel": t.checkbox_label,
-                "versionLabel": t.version_label,
-            },
-        },
-    });
-    Ok(HttpResponse::Ok().content_type("application/json").body(body.to_string()))
+    Ok(HttpResponse::Ok().content_type("application/json").body((state.dialog_preview_json)(&view)))
 }

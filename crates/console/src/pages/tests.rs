@@ -41,6 +41,7 @@ async fn world() -> World {
         webhook_allow: AllowCidrs::new(Vec::new()),
         secure_cookies: false,
         // Says what it was handed, so that a test can check the console's parsing.
+        dialog_preview_json: |view| view.name.clone().into_bytes(),
         export: Arc::new(|_, _, filter, format| {
             HttpResponse::Ok().body(format!(
                 "{format:?} {:?} {:?}",
