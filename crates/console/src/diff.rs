@@ -2,7 +2,10 @@
 //!
 //! Published content is often one long line of HTML, so the text is first cut into "lines" at
 //! newlines and around block-level tags (a paragraph, a list item, a heading is a line each); then
-//! the longest common subsequence of those lines says what stayed, what went and what came.
+//! the longest common subsequence of those lines (`similar`'s Myers diff) says what stayed, what
+//! went and what came.
+
+use similar::{Algorithm, ChangeTag, capture_diff_slices};
 
 /// One line of a diff from an old text to a new one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,8 +18,9 @@ pub enum DiffLine {
     Added(String),
 }
 
-/// Beyond this many lines on either side (after the common start and end are set aside) the
-/// comparison table would be too large: everything in between is shown as removed, then added.
+/// Beyond this many lines on either side (after the common start and end are set aside) the diff
+/// could take too long (its time grows with the lines times the differences): everything in
+/// between is shown as removed, then added.
 pub const MAX_DIFF_LINES: usize = 2_000;
 
 /// The lines of `a` and `b` (HTML or plain text) as `Same`, `Removed` and `Added`, in order: reading
@@ -42,49 +46,21 @@ pub fn diff_lines(a: &str, b: &str) -> Vec<DiffLine> {
     lines
 }
 
-/// The diff of two short line lists through their longest common subsequence.
+/// The diff of two line lists by Myers' algorithm: a shortest edit script, so the `Same` lines
+/// are a longest common subsequence.
 fn lcs_diff(old: &[&str], new: &[&str]) -> Vec<DiffLine> {
-    // table[i][j]: the LCS length of old[i..] and new[j..], stored row by row.
-    let width = new.len() + 1;
-    let mut table = vec![0u16; (old.len() + 1) * width];
-    let cell = |table: &[u16], i: usize, j: usize| table.get(i * width + j).copied().unwrap_or(0);
-    for i in (0..old.len()).rev() {
-        for j in (0..new.len()).rev() {
-            let value = if old.get(i) == new.get(j) {
-                cell(&table, i + 1, j + 1).saturating_add(1)
-            } else {
-                cell(&table, i + 1, j).max(cell(&table, i, j + 1))
-            };
-            if let Some(slot) = table.get_mut(i * width + j) {
-                *slot = value;
+    capture_diff_slices(Algorithm::Myers, old, new)
+        .iter()
+        .flat_map(|op| op.iter_changes(old, new))
+        .map(|change| {
+            let line = change.value().to_owned();
+            match change.tag() {
+                ChangeTag::Equal => DiffLine::Same(line),
+                ChangeTag::Delete => DiffLine::Removed(line),
+                ChangeTag::Insert => DiffLine::Added(line),
             }
-        }
-    }
-    let mut lines = Vec::with_capacity(old.len() + new.len());
-    let (mut i, mut j) = (0, 0);
-    loop {
-        match (old.get(i), new.get(j)) {
-            (Some(x), Some(y)) if x == y => {
-                lines.push(DiffLine::Same((*x).to_owned()));
-                i += 1;
-                j += 1;
-            }
-            (Some(x), Some(_)) if cell(&table, i + 1, j) >= cell(&table, i, j + 1) => {
-                lines.push(DiffLine::Removed((*x).to_owned()));
-                i += 1;
-            }
-            (_, Some(y)) => {
-                lines.push(DiffLine::Added((*y).to_owned()));
-                j += 1;
-            }
-            (Some(x), None) => {
-                lines.push(DiffLine::Removed((*x).to_owned()));
-                i += 1;
-            }
-            (None, None) => break,
-        }
-    }
-    lines
+        })
+        .collect()
 }
 
 /// Elements that start a line of their own and end one when closed.
@@ -172,6 +148,43 @@ fn push_line<'t>(text: &'t str, from: usize, to: usize, lines: &mut Vec<&'t str>
     if let Some(line) = text.get(from..to).map(str::trim).filter(|line| !line.is_empty()) {
         lines.push(line);
     }
+}
+
+/// A row of the compare page's side-by-side view: (old side, new side); `None` is an empty cell.
+pub type DiffRow<'a> = (Option<&'a DiffLine>, Option<&'a DiffLine>);
+
+/// Moves the pending removed and added lines into rows, pairing them up.
+fn flush_rows<'a>(rows: &mut Vec<DiffRow<'a>>, removed: &mut Vec<&'a DiffLine>, added: &mut Vec<&'a DiffLine>) {
+    let count = removed.len().max(added.len());
+    for index in 0..count {
+        rows.push((removed.get(index).copied(), added.get(index).copied()));
+    }
+    removed.clear();
+    added.clear();
+}
+
+/// Pairs each run of removed lines with the run of added lines that follows it, row by row.
+pub fn diff_rows(lines: &[DiffLine]) -> Vec<DiffRow<'_>> {
+    let mut rows = Vec::with_capacity(lines.len());
+    let mut removed: Vec<&DiffLine> = Vec::new();
+    let mut added: Vec<&DiffLine> = Vec::new();
+    for line in lines {
+        match line {
+            DiffLine::Same(_) => {
+                flush_rows(&mut rows, &mut removed, &mut added);
+                rows.push((Some(line), Some(line)));
+            }
+            DiffLine::Removed(_) => {
+                if !added.is_empty() {
+                    flush_rows(&mut rows, &mut removed, &mut added);
+                }
+                removed.push(line);
+            }
+            DiffLine::Added(_) => added.push(line),
+        }
+    }
+    flush_rows(&mut rows, &mut removed, &mut added);
+    rows
 }
 
 #[cfg(test)]
@@ -277,5 +290,21 @@ mod tests {
                 assert_old_and_new_read_back(&diff_lines(a, b), a, b);
             }
         }
+    }
+
+    #[test]
+    fn diff_rows_pair_removed_with_added() {
+        use DiffLine::*;
+        let lines = vec![
+            Same("a".into()),
+            Removed("b".into()),
+            Removed("c".into()),
+            Added("B".into()),
+            Same("d".into()),
+            Added("e".into()),
+        ];
+        let rows = diff_rows(&lines);
+        let shape: Vec<(bool, bool)> = rows.iter().map(|(l, r)| (l.is_some(), r.is_some())).collect();
+        assert_eq!(shape, vec![(true, true), (true, true), (true, false), (true, true), (false, true)]);
     }
 }

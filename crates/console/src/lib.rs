@@ -28,13 +28,28 @@ use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
 use clickwrap_domain::TenantId;
+use clickwrap_domain::consent::models::EventFilter;
 use clickwrap_domain::ports::DeliveryStore;
 use clickwrap_domain::service::ClickwrapService;
+use clickwrap_domain::templates::service::DialogPreview;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 
-/// Streams the events export for a tenant and an operator-API query string (`format` and the
-/// events list's filters). The server hands in the operator API's own, so both give the same file.
-pub type ExportEvents = Arc<dyn Fn(&ClickwrapService, TenantId, &str) -> HttpResponse + Send + Sync>;
+/// Streams the export of a tenant's verified events that match a filter, in a format. The server
+/// hands in the operator API's own, so both give the same file.
+pub type ExportEvents =
+    Arc<dyn Fn(&ClickwrapService, TenantId, EventFilter, ExportFormat) -> HttpResponse + Send + Sync>;
+
+/// The events export's file formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// One JSON object per line.
+    Ndjson,
+    Csv,
+}
+
+/// Writes the dialog preview's JSON, with the member names of `GET /clickwrap`'s answer. The
+/// server hands in the HTTP crate's, the one place those names are written.
+pub type DialogPreviewJson = fn(&DialogPreview) -> Vec<u8>;
 
 /// What the console's pages share.
 pub struct ConsoleState {
@@ -46,6 +61,7 @@ pub struct ConsoleState {
     /// Whether the session cookie is `Secure` (the public URL is https).
     pub secure_cookies: bool,
     pub export: ExportEvents,
+    pub dialog_preview_json: DialogPreviewJson,
 }
 
 impl std::fmt::Debug for ConsoleState {

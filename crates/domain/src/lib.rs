@@ -26,6 +26,7 @@ pub mod serving_cache;
 pub mod system;
 
 pub mod end_user;
+pub mod etag;
 pub mod ids;
 pub mod keys;
 pub mod language;

@@ -14,6 +14,7 @@ use crate::consent::acceptance::ConsentSnapshot;
 use crate::consent::cursor::EventPosition;
 use crate::consent::models::{ClickwrapEvent, EventFilter, EventStatus};
 use crate::consent::queries::EventDetails;
+use crate::content::sanitize::SanitizedHtml;
 use crate::keys::KeyId;
 use crate::ledger::leaf::SALT_LEN;
 use crate::ledger::merkle::Hash;
@@ -30,7 +31,7 @@ use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt
 use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
 use crate::webhooks::models::Delivery;
 use crate::webhooks::url::WebhookUrl;
-use crate::{AppId, DeliveryId, EndUserId, EventId, Name, OperatorTokenId, TemplateId, TenantId, Timestamp};
+use crate::{AppId, DeliveryId, EndUserId, EventId, Language, Name, OperatorTokenId, TemplateId, TenantId, Timestamp};
 
 /// The time. A port so that tests can move it.
 pub trait Clock: Send + Sync + Debug {
@@ -167,7 +168,11 @@ pub enum AppUpdate {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TemplateUpdate {
     Settings(TemplateChanges),
+    /// The whole draft, every language.
     Draft(LocalizedContent),
+    /// One language of the draft: its content, or (`None`) the language removed. The draft's other
+    /// languages stay as stored, so operators editing different languages keep each other's edit.
+    DraftLanguage(Language, Option<SanitizedHtml>),
     Customizations(Customizations),
     /// The only apps it is available to; none: every app of the tenant.
     Apps(BTreeSet<AppId>),

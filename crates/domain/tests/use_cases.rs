@@ -1198,3 +1198,65 @@ async fn an_announced_change_is_served_at_once_by_every_instance() {
     other.serving_caches().announcements_stopped();
     assert_eq!(mode().await, AgreementMode::Scroll, "announcements lost: back to the short time to live at once");
 }
+
+#[tokio::test]
+async fn saves_of_different_draft_languages_at_once_both_survive_sanitized() {
+    use clickwrap_domain::content::sanitize::ContentRejected;
+    use clickwrap_domain::templates::service::SaveDraftLanguageError;
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.template(&op, "<p>Terms</p>").await;
+    let admin = op.admin();
+    let (german, french) = tokio::join!(
+        w.service.save_draft_language(&admin, t.id, Language::German, Some("<p onclick=\"x()\">AGB</p>".into())),
+        w.service.save_draft_language(&admin, t.id, Language::French, Some("<p>CGU</p>".into())),
+    );
+    german.unwrap();
+    french.unwrap();
+    let draft = w.service.get_template(op.tenant.id, t.id).await.unwrap().draft;
+    let texts: Vec<(Language, &str)> = draft.iter().map(|(l, html)| (*l, html.as_str())).collect();
+    assert_eq!(
+        texts,
+        vec![(Language::English, "<p>Terms</p>"), (Language::German, "<p>AGB</p>"), (Language::French, "<p>CGU</p>")]
+    );
+
+    let removed = w.service.save_draft_language(&op.admin(), t.id, Language::German, None).await.unwrap();
+    assert_eq!(removed.draft.keys().copied().collect::<Vec<_>>(), vec![Language::English, Language::French]);
+    let log = w.service.audit_log(op.tenant.id, None, Default::default()).await.unwrap();
+    let saves = log.items.iter().filter(|e| e.action == AuditAction::TemplateDraftSaved).count();
+    assert_eq!(saves, 3, "each save is audited");
+
+    let too_large = "x".repeat(clickwrap_domain::content::sanitize::MAX_CONTENT_BYTES + 1);
+    assert!(matches!(
+        w.service.save_draft_language(&op.admin(), t.id, Language::German, Some(too_large)).await,
+        Err(SaveDraftLanguageError::Content(ContentRejected::TooLarge { .. }))
+    ));
+    let unknown = TemplateId::parse("0190b7c4-2a1e-7cc3-9f00-5d1e2f3a4b5c").unwrap();
+    assert_eq!(
+        w.service.save_draft_language(&op.admin(), unknown, Language::German, None).await.unwrap_err(),
+        SaveDraftLanguageError::NotFound
+    );
+}
+
+#[tokio::test]
+async fn the_dialog_preview_shows_the_version_in_force_else_the_draft() {
+    let w = world().await;
+    let op = w.operator("Acme", None).await;
+    let t = w.template(&op, "<p>Draft {{fullName}}</p>").await;
+    let preview = w.service.dialog_preview(op.tenant.id, t.id, None).await.unwrap();
+    assert_eq!(
+        (preview.content.as_str(), preview.version, preview.effective_at),
+        ("<p>Draft </p>", VersionNumber::FIRST, start())
+    );
+    assert_eq!(preview.language, Language::English);
+
+    w.publish_and_enable(&op, &t).await;
+    let later = start().saturating_add(Duration::days(1));
+    w.service.save_draft_language(&op.admin(), t.id, Language::English, Some("<p>Next</p>".into())).await.unwrap();
+    w.service.publish_version(&op.admin(), t.id, VersionKind::Major, Some(later)).await.unwrap();
+    let preview = w.service.dialog_preview(op.tenant.id, t.id, Some(Language::English)).await.unwrap();
+    assert_eq!(preview.version, VersionNumber::new(1, 0), "the version in force, not the scheduled one");
+    assert_eq!(preview.content, "<p>Draft </p>");
+    let german = w.service.dialog_preview(op.tenant.id, t.id, Some(Language::German)).await.unwrap();
+    assert_eq!((german.content.as_str(), german.texts.accept_button.as_str()), ("", "Akzeptieren"));
+}

@@ -84,6 +84,17 @@ pub fn events_export(service: &ClickwrapService, tenant: TenantId, query: &str) 
         }
     };
     let filter = wire::events::list_query(&query)?.filter;
+    export_response(service, tenant, filter, format)
+}
+
+/// The streaming answer for the tenant's verified events matching `filter`, in `format` (the
+/// console hands its parsed filters here); a range from after its end answers 400.
+pub fn export_response(
+    service: &ClickwrapService,
+    tenant: TenantId,
+    filter: EventFilter,
+    format: ExportFormat,
+) -> ApiResult<HttpResponse> {
     // Checked before the status line goes out: after it, an error can only cut the body short.
     if !filter.range_is_valid() {
         return Err(clickwrap_domain::consent::queries::ListEventsError::FromAfterTo.into());

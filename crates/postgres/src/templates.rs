@@ -70,7 +70,9 @@ impl TemplateChangeset {
             TemplateUpdate::Customizations(c) => {
                 Self { customizations: Some(customizations_to_json(c)), updated_at, ..Self::default() }
             }
-            TemplateUpdate::Apps(_) => Self { updated_at, ..Self::default() },
+            // Links and a single draft language are written by statements of their own (see
+            // `update_row`); the changeset only stamps the row.
+            TemplateUpdate::Apps(_) | TemplateUpdate::DraftLanguage(..) => Self { updated_at, ..Self::default() },
             TemplateUpdate::Enabled(enabled) => Self { enabled: Some(*enabled), updated_at, ..Self::default() },
         }
     }
@@ -278,6 +280,44 @@ async fn assemble(conn: &mut DbConnection, rows: Vec<TemplateRow>) -> Result<Vec
 }
 
 /// Makes `app_ids` the template's only links.
+/// Writes `update` to the tenant's template row; the row as it is afterwards, or none.
+async fn update_row(
+    conn: &mut DbConnection,
+    tenant: TenantId,
+    id: TemplateId,
+    update: &TemplateUpdate,
+    updated_at: Timestamp,
+) -> QueryResult<Option<TemplateRow>> {
+    let target =
+        || templates::table.filter(templates::tenant_id.eq(tenant.as_uuid())).filter(templates::id.eq(id.as_uuid()));
+    let stamp = templates::updated_at.eq(at(updated_at));
+    // One draft language is changed inside the stored object by the statement itself, so that a
+    // save of another language committed in between is kept, not overwritten by an older copy.
+    match update {
+        TemplateUpdate::DraftLanguage(language, Some(content)) => {
+            let entry = json!({ language.code(): content.as_str() });
+            diesel::update(target())
+                .set((templates::draft.eq(templates::draft.concat(entry)), stamp))
+                .returning(TemplateRow::as_returning())
+                .get_result(conn)
+                .await
+                .optional()
+        }
+        TemplateUpdate::DraftLanguage(language, None) => diesel::update(target())
+            .set((templates::draft.eq(templates::draft.remove(language.code())), stamp))
+            .returning(TemplateRow::as_returning())
+            .get_result(conn)
+            .await
+            .optional(),
+        other => diesel::update(target())
+            .set(&TemplateChangeset::of(other, updated_at))
+            .returning(TemplateRow::as_returning())
+            .get_result(conn)
+            .await
+            .optional(),
+    }
+}
+
 async fn write_links(
     conn: &mut DbConnection,
     tenant: TenantId,
@@ -358,19 +398,9 @@ impl TemplateStore for PgStore {
         audit: &AuditEntry,
     ) -> Result<Option<Template>, StorageError> {
         let mut conn = self.conn().await?;
-        let changes = TemplateChangeset::of(update, updated_at);
         let row = conn
             .transaction::<_, diesel::result::Error, _>(async |conn| {
-                let row: Option<TemplateRow> = diesel::update(
-                    templates::table
-                        .filter(templates::tenant_id.eq(tenant.as_uuid()))
-                        .filter(templates::id.eq(id.as_uuid())),
-                )
-                .set(&changes)
-                .returning(TemplateRow::as_returning())
-                .get_result(conn)
-                .await
-                .optional()?;
+                let row = update_row(conn, tenant, id, update, updated_at).await?;
                 if row.is_some() {
                     if let TemplateUpdate::Apps(app_ids) = update {
                         write_links(conn, tenant, id, app_ids).await?;

@@ -12,6 +12,7 @@ use actix_web::{HttpMessage as _, HttpRequest, HttpResponse, web};
 use base64ct::{Base64, Encoding as _};
 use clickwrap_console::ConsoleState;
 use clickwrap_domain::EventId;
+use clickwrap_domain::etag::{if_none_match, strong_etag};
 use clickwrap_http::ApiState;
 use clickwrap_http::problem::{ApiError, ApiResult};
 use clickwrap_web_sdk as sdk;
@@ -43,7 +44,7 @@ struct Script {
 
 impl Script {
     fn new(text: &'static str) -> Self {
-        Self { identity: text, brotli: brotli_best(text), gzip: gzip_best(text), etag: sdk::etag(text) }
+        Self { identity: text, brotli: brotli_best(text), gzip: gzip_best(text), etag: strong_etag(text.as_bytes()) }
     }
 
     fn answer(&self, request: &HttpRequest) -> HttpResponse {
@@ -60,7 +61,11 @@ impl Script {
             ContentEncoding::Gzip => (Bytes::copy_from_slice(&self.gzip), self.etag_of("gzip")),
             _ => (Bytes::from_static(self.identity.as_bytes()), self.etag.clone()),
         };
-        let fresh = request.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(&etag);
+        let fresh = request
+            .headers()
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|tags| if_none_match(tags, &etag));
         let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
         response
             .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
@@ -181,6 +186,14 @@ async fn demo_certificate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn etags_differ_per_file_and_are_stable() {
+        let etag = |text: &str| strong_etag(text.as_bytes());
+        assert_eq!(etag(""), "\"cbf29ce484222325\"");
+        assert_eq!(etag(sdk::CLICKWRAP_JS), etag(sdk::CLICKWRAP_JS));
+        assert_ne!(etag(sdk::CLICKWRAP_JS), etag(sdk::CLICKWRAP_MJS));
+    }
 
     #[test]
     fn the_demo_policy_allows_exactly_its_inline_script_and_style() {

@@ -48,14 +48,6 @@ pub fn demo_page(app_id: &str, template_id: &str) -> String {
         .join(&app_id)
 }
 
-/// A strong `ETag` for one of the embedded files (FNV-1a, 64 bits: a cache key, not a security check).
-pub fn etag(text: &str) -> String {
-    let hash = text
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3));
-    format!("\"{hash:016x}\"")
-}
-
 fn escape_attribute(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
@@ -106,12 +98,5 @@ mod tests {
     fn demo_values_are_escaped_and_not_expanded() {
         let page = demo_page("\"><script>", "{{APP_ID}}");
         assert!(page.contains("data-app-id=\"&quot;&gt;&lt;script&gt;\" data-template-id=\"{{APP_ID}}\""));
-    }
-
-    #[test]
-    fn etags_differ_per_file_and_are_stable() {
-        assert_eq!(etag(""), "\"cbf29ce484222325\"");
-        assert_eq!(etag(CLICKWRAP_JS), etag(CLICKWRAP_JS));
-        assert_ne!(etag(CLICKWRAP_JS), etag(CLICKWRAP_MJS));
     }
 }

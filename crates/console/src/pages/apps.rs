@@ -94,13 +94,10 @@ pub(super) async fn create(state: Data<ConsoleState>, request: HttpRequest, body
 /// `GET /console/apps/{appId}`: settings, with the SSRF guard's verdict on the webhook URL.
 pub(super) async fn detail(state: Data<ConsoleState>, session: SignedIn, path: Path<String>) -> PageResult {
     let app = find_app(&state, &session, &path).await?;
-    let verdict = match &app.webhook_url {
-        None => None,
-        Some(url) => Some(match state.service.ports().webhook_guard.vet(url).await {
-            Ok(()) => (true, "Accepted: the host resolves to addresses webhooks may reach.".to_owned()),
-            Err(rejected) => (false, format!("Rejected: {}", rejected.0)),
-        }),
-    };
+    let verdict = state.service.vet_webhook_target(&app).await.map(|verdict| match verdict {
+        Ok(()) => (true, "Accepted: the host resolves to addresses webhooks may reach.".to_owned()),
+        Err(rejected) => (false, format!("Rejected: {}", rejected.0)),
+    });
     let verdict =
         verdict.as_ref().map(|(accepted, message)| views::apps::WebhookVerdict { accepted: *accepted, message });
     Ok(page(&session, views::apps::detail(&chrome(&session, Section::Apps), &app, verdict)))

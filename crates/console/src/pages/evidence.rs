@@ -9,12 +9,12 @@ use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, Lis
 use clickwrap_domain::{EndUserId, EventId, TemplateId};
 
 use super::{PageResult, chrome, page};
-use crate::ConsoleState;
 use crate::error::ConsoleError;
 use crate::form::{Form, utc_datetime};
 use crate::session::{SignedIn, redirect_with};
 use crate::views::events::EventFilters;
 use crate::views::{self, Section};
+use crate::{ConsoleState, ExportFormat};
 
 impl From<EventLookupError> for ConsoleError {
     fn from(error: EventLookupError) -> Self {
@@ -132,7 +132,7 @@ pub(super) async fn agreement(state: Data<ConsoleState>, session: SignedIn, path
 }
 
 /// `GET /console/events/export?format=ndjson|csv` and the list's filters: the operator API's
-/// export, with the form's local times turned into the API's timestamps.
+/// export of the filter the list's form describes.
 pub(super) async fn export(state: Data<ConsoleState>, session: SignedIn, request: HttpRequest) -> PageResult {
     let query = Form::parse(request.query_string().as_bytes());
     let (_, filter) = filters(&query);
@@ -141,24 +141,12 @@ pub(super) async fn export(state: Data<ConsoleState>, session: SignedIn, request
         Err(ConsoleError::Invalid(message)) => return Ok(redirect_with("/console/events", false, &message)),
         Err(e) => return Err(e),
     };
-    let mut api = form_urlencoded::Serializer::new(String::new());
-    api.append_pair("format", if query.text("format") == "csv" { "csv" } else { "ndjson" });
-    if let Some(template) = filter.template_id {
-        api.append_pair("clickwrapTemplateId", &template.to_string());
-    }
-    if let Some(user) = &filter.end_user_id {
-        api.append_pair("endUserId", user.as_str());
-    }
-    if let Some(status) = filter.status {
-        api.append_pair("clickwrapEventStatus", status.as_str());
-    }
-    if let Some(from) = filter.from {
-        api.append_pair("from", &from.to_rfc3339());
-    }
-    if let Some(to) = filter.to {
-        api.append_pair("to", &to.to_rfc3339());
-    }
-    Ok((state.export)(&state.service, session.tenant_id(), &api.finish()))
+    let format = match query.optional("format") {
+        None | Some("ndjson") => ExportFormat::Ndjson,
+        Some("csv") => ExportFormat::Csv,
+        Some(_) => return Ok(redirect_with("/console/events", false, "Export: choose NDJSON or CSV.")),
+    };
+    Ok((state.export)(&state.service, session.tenant_id(), filter, format))
 }
 
 /// `GET /console/status?endUserId=`: the end user's status over the tenant's templates in force.

@@ -1,7 +1,8 @@
 //! The console's routes: one handler per page or form, each driving the same use cases as the
 //! operator API. The security headers (Content-Security-Policy without inline script, never
-//! framed, nosniff) and `Cache-Control: no-store` are added to every answer by the HTTP layer the
-//! server mounts the console in (`clickwrap_http`), the one place that decides them.
+//! framed, nosniff) are added to every answer by the HTTP layer the server mounts the console in
+//! (`clickwrap_http`), the one place that decides them; it also sets `Cache-Control: no-store` on
+//! every answer that does not say otherwise, which only the assets do (`no-cache`, with an ETag).
 
 mod apps;
 mod evidence;
@@ -14,6 +15,7 @@ mod tests;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
+use clickwrap_domain::etag::if_none_match;
 use maud::Markup;
 
 use crate::assets::Asset;
@@ -37,7 +39,7 @@ pub(crate) fn back_on_invalid(back: &str, result: PageResult) -> PageResult {
     }
 }
 
-/// A page with `status`, with the security headers.
+/// A page with `status` (the HTTP layer adds the security headers).
 pub(crate) fn html(status: actix_web::http::StatusCode, markup: Markup) -> HttpResponse {
     HttpResponse::build(status).content_type("text/html; charset=utf-8").body(markup.into_string())
 }
@@ -112,7 +114,7 @@ async fn not_found() -> PageResult {
     Err(ConsoleError::NotFound("this page"))
 }
 
-/// A static file with its ETag; `If-None-Match` with the same tag answers 304.
+/// A static file with its ETag; an `If-None-Match` that matches it answers 304.
 async fn asset(request: HttpRequest) -> PageResult {
     let asset = Asset::find(request.path()).ok_or(ConsoleError::NotFound("this file"))?;
     let etag = asset.etag();
@@ -120,7 +122,7 @@ async fn asset(request: HttpRequest) -> PageResult {
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == etag));
+        .is_some_and(|tags| if_none_match(tags, &etag));
     let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
     response.insert_header((header::ETAG, etag)).insert_header((header::CACHE_CONTROL, "no-cache"));
     Ok(if fresh { response.finish() } else { response.content_type(asset.content_type).body(asset.body) })

@@ -12,12 +12,11 @@ use clickwrap_domain::ports::run_on_cpu_pool;
 use clickwrap_domain::templates::customizations::{AgreementMode, ButtonStyle, Color, Customizations, TextOverrides};
 use clickwrap_domain::templates::models::{PublishError, Template};
 use clickwrap_domain::templates::service::{
-    EnableTemplateError, NewTemplate, PublishVersionError, TemplateChanges, TemplateError,
+    EnableTemplateError, NewTemplate, PublishVersionError, SaveDraftLanguageError, TemplateChanges, TemplateError,
 };
 use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
 use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};
 use maud::PreEscaped;
-use serde_json::json;
 
 use super::{PageResult, back_on_invalid, chrome, html as html_page, page};
 use crate::ConsoleState;
@@ -32,6 +31,17 @@ impl From<TemplateError> for ConsoleError {
             TemplateError::NotFound => ConsoleError::NotFound("the template"),
             TemplateError::UnknownApp(app) => ConsoleError::Invalid(format!("{app} is not an app of this tenant")),
             TemplateError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<SaveDraftLanguageError> for ConsoleError {
+    fn from(error: SaveDraftLanguageError) -> Self {
+        match error {
+            SaveDraftLanguageError::NotFound => ConsoleError::NotFound("the template"),
+            SaveDraftLanguageError::Content(e) => ConsoleError::invalid("Content", e),
+            SaveDraftLanguageError::Stopping(_) => ConsoleError::Unavailable,
+            SaveDraftLanguageError::Storage(e) => e.into(),
         }
     }
 }
@@ -63,6 +73,9 @@ impl From<EnableTemplateError> for ConsoleError {
         }
     }
 }
+
+const UNKNOWN_DEFAULT_LANGUAGE: &str = "Default language: choose one of the list.";
+const UNKNOWN_LANGUAGE: &str = "Language: choose one of the list.";
 
 fn template_id(text: &str) -> Result<TemplateId, ConsoleError> {
     TemplateId::parse(text).map_err(|_| ConsoleError::NotFound("the template"))
@@ -104,7 +117,8 @@ pub(super) async fn create(state: Data<ConsoleState>, request: HttpRequest, body
                 .map(|t| Tag::parse(t).map_err(|e| ConsoleError::invalid("Tags", e)))
                 .collect::<Result<_, _>>()?,
             app_ids: BTreeSet::new(),
-            default_language: Language::from_code(form.text("default_language")).unwrap_or(Language::English),
+            default_language: Language::from_code(form.text("default_language"))
+                .ok_or_else(|| ConsoleError::Invalid(UNKNOWN_DEFAULT_LANGUAGE.into()))?,
             content: BTreeMap::new(),
             customizations: Customizations::default(),
             always_require_acceptance: false,
@@ -145,7 +159,7 @@ pub(super) async fn settings(
             ),
             default_language: Some(
                 Language::from_code(form.text("default_language"))
-                    .ok_or_else(|| ConsoleError::Invalid("Default language: choose one of the list.".into()))?,
+                    .ok_or_else(|| ConsoleError::Invalid(UNKNOWN_DEFAULT_LANGUAGE.into()))?,
             ),
             always_require_acceptance: Some(form.checked("always_require_acceptance")),
         };
@@ -221,8 +235,9 @@ pub(super) async fn publish(
     let id = template_id(&path)?;
     let result = async {
         let kind = match form.text("kind") {
+            "MAJOR" => VersionKind::Major,
             "MINOR" => VersionKind::Minor,
-            _ => VersionKind::Major,
+            _ => return Err(ConsoleError::Invalid("Kind: choose MAJOR or MINOR.".into())),
         };
         let effective_at = form.optional("effective_at").map(|t| utc_datetime(t, "Effective from")).transpose()?;
         let (_, version) = state.service.publish_version(&admin, id, kind, effective_at).await?;
@@ -306,23 +321,17 @@ pub(super) async fn save_draft(
 ) -> PageResult {
     let (_, admin, form) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
-    let language = Language::from_code(form.text("language")).unwrap_or(Language::English);
+    let Some(language) = Language::from_code(form.text("language")) else {
+        return Ok(redirect_with(&format!("{}/draft", here(id)), false, UNKNOWN_LANGUAGE));
+    };
     let editor = format!("/console/templates/{id}/draft?language={}", language.code());
-    let result = async {
-        let mut content = state.service.get_template(admin.tenant_id(), id).await?.draft;
-        match form.optional("content") {
-            None => {
-                content.remove(&language);
-            }
-            Some(raw) => {
-                let clean = sanitize_on_pool(&state, raw.to_owned()).await?;
-                content.insert(language, clean);
-            }
+    let content = form.optional("content").map(str::to_owned);
+    let result = match state.service.save_draft_language(&admin, id, language, content).await {
+        Ok(_) => {
+            Ok(redirect_with(&editor, true, "The draft was saved (sanitized: scripts and event handlers are removed)."))
         }
-        state.service.save_draft(&admin, id, content).await?;
-        Ok(redirect_with(&editor, true, "The draft was saved (sanitized: scripts and event handlers are removed)."))
-    }
-    .await;
+        Err(e) => Err(e.into()),
+    };
     back_on_invalid(&editor, result)
 }
 
@@ -338,7 +347,8 @@ async fn sanitize_on_pool(state: &ConsoleState, raw: String) -> Result<Sanitized
 /// SDK would show it, sanitized and filled, as a document for the preview frame.
 pub(super) async fn preview(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
     let (_, form) = change(&request, &body).await?;
-    let language = Language::from_code(form.text("language")).unwrap_or(Language::English);
+    let language =
+        Language::from_code(form.text("language")).ok_or_else(|| ConsoleError::Invalid(UNKNOWN_LANGUAGE.into()))?;
     let clean = sanitize_on_pool(&state, form.get("content").unwrap_or_default().to_owned()).await?;
     let mut values = PlaceholderValues::default();
     for (name, value) in form.with_prefix("sample.") {
@@ -368,9 +378,10 @@ fn parse_customizations(form: &Form) -> Result<Customizations, ConsoleError> {
         None => Ok(ButtonStyle::default()),
     };
     let mut result = Customizations {
-        agreement_mode: match form.text("agreement_mode") {
-            "CHECKBOX" => AgreementMode::Checkbox,
-            _ => AgreementMode::Scroll,
+        agreement_mode: match form.optional("agreement_mode") {
+            Some(mode) => AgreementMode::parse(mode)
+                .ok_or_else(|| ConsoleError::Invalid("Agreement: choose SCROLL or CHECKBOX.".into()))?,
+            None => AgreementMode::default(),
         },
         ..Customizations::default()
     };
@@ -442,37 +453,10 @@ pub(super) async fn preview_view(
     path: Path<String>,
     request: HttpRequest,
 ) -> PageResult {
-    let template = state.service.get_template(session.tenant_id(), template_id(&path)?).await?;
     let query = Form::parse(request.query_string().as_bytes());
-    let language = Language::from_code(query.text("language")).unwrap_or(template.default_language);
-    // What end users are shown: the version in force (the draft while there is none yet).
-    let shown = template.effective_version(now(&state)).or_else(|| template.latest_version());
-    let content = shown
-        .and_then(|v| v.content.get(&language))
-        .or_else(|| template.draft.get(&language))
-        .map(|html| render(html, &PlaceholderValues::default()))
-        .unwrap_or_default();
-    let latest = shown;
+    let language = Language::from_code(query.text("language"));
+    let view = state.service.dialog_preview(session.tenant_id(), template_id(&path)?, language).await?;
     // The page's script lays the customization form's values over this (saved or not), so only
     // the wording in this language comes from here.
-    let t = template.customizations.texts_for(language);
-    let number = latest.map_or(VersionNumber::FIRST, |v| v.number);
-    let view = json!({
-        "name": template.name.as_str(),
-        "language": language.code(),
-        "content": content,
-        "clickwrapTemplateVersion": number.major,
-        "clickwrapTemplateVersionMinor": number.minor,
-        "effectiveAt": latest.map_or_else(|| now(&state).to_rfc3339(), |v| v.effective_at.to_rfc3339()),
-        "customizations": {
-            "texts": {
-                "title": t.title,
-                "acceptButton": t.accept_button,
-                "declineButton": t.decline_button,
-                "checkboxLabel": t.checkbox_label,
-                "versionLabel": t.version_label,
-            },
-        },
-    });
-    Ok(HttpResponse::Ok().content_type("application/json").body(view.to_string()))
+    Ok(HttpResponse::Ok().content_type("application/json").body((state.dialog_preview_json)(&view)))
 }

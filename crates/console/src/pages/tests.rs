@@ -40,7 +40,15 @@ async fn world() -> World {
         deliveries: store,
         webhook_allow: AllowCidrs::new(Vec::new()),
         secure_cookies: false,
-        export: Arc::new(|_, _, _| HttpResponse::Ok().body("export")),
+        // Says what it was handed, so that a test can check the console's parsing.
+        dialog_preview_json: |view| view.name.clone().into_bytes(),
+        export: Arc::new(|_, _, filter, format| {
+            HttpResponse::Ok().body(format!(
+                "{format:?} {:?} {:?}",
+                filter.end_user_id.map(|u| u.as_str().to_owned()),
+                filter.status
+            ))
+        }),
     });
     World {
         service,
@@ -233,4 +241,111 @@ async fn assets_are_served_with_an_etag_that_revalidates() {
     assert_eq!(test::call_service(&app, again.to_request()).await.status(), StatusCode::NOT_MODIFIED);
     let missing = test::TestRequest::get().uri("/console/assets/nothing.js");
     assert_eq!(test::call_service(&app, missing.to_request()).await.status(), StatusCode::NOT_FOUND);
+}
+
+/// A POST of `form` (with the session's CSRF token) to `uri`; the answer's status.
+macro_rules! post {
+    ($app:expr, $cookie:expr, $csrf:expr, $uri:expr, $form:expr) => {{
+        let mut form: Vec<(&str, &str)> = $form.to_vec();
+        form.push(("csrf_token", $csrf.as_str()));
+        let request =
+            test::TestRequest::post().uri($uri).insert_header((header::COOKIE, $cookie.clone())).set_form(form);
+        test::call_service(&$app, request.to_request())
+    }};
+}
+
+async fn draft_template(w: &World) -> clickwrap_domain::templates::models::Template {
+    use clickwrap_domain::content::sanitize::sanitize;
+    use clickwrap_domain::templates::service::NewTemplate;
+    let new = NewTemplate {
+        name: clickwrap_domain::Name::parse("Terms").unwrap(),
+        tags: Default::default(),
+        app_ids: Default::default(),
+        default_language: clickwrap_domain::Language::English,
+        content: [(clickwrap_domain::Language::English, sanitize("<p>Terms</p>").unwrap())].into(),
+        customizations: Default::default(),
+        always_require_acceptance: false,
+    };
+    w.service.create_template(&Admin::server(w.tenant), new).await.unwrap()
+}
+
+#[actix_web::test]
+async fn two_operators_saving_different_languages_at_once_both_keep_their_edit() {
+    use clickwrap_domain::Language;
+    let w = world().await;
+    let app = app!(w);
+    let template = draft_template(&w).await;
+    let (first, second) = (sign_in!(app, w.admin_token), sign_in!(app, w.admin_token));
+    let (first_csrf, second_csrf) = (csrf!(app, first), csrf!(app, second));
+    let uri = format!("/console/templates/{}/draft", template.id);
+    let (german, french) = tokio::join!(
+        post!(app, first, first_csrf, &uri, [("language", "de"), ("content", "<p>Bedingungen</p>")]),
+        post!(app, second, second_csrf, &uri, [("language", "fr"), ("content", "<p>Conditions</p>")]),
+    );
+    assert_eq!((german.status(), french.status()), (StatusCode::SEE_OTHER, StatusCode::SEE_OTHER));
+    let draft = w.service.get_template(w.tenant, template.id).await.unwrap().draft;
+    let texts: Vec<(Language, &str)> = draft.iter().map(|(l, html)| (*l, html.as_str())).collect();
+    assert_eq!(
+        texts,
+        vec![
+            (Language::English, "<p>Terms</p>"),
+            (Language::German, "<p>Bedingungen</p>"),
+            (Language::French, "<p>Conditions</p>")
+        ]
+    );
+    // A blank content removes its language only.
+    let response = post!(app, first, first_csrf, &uri, [("language", "de"), ("content", "")]).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let draft = w.service.get_template(w.tenant, template.id).await.unwrap().draft;
+    assert_eq!(draft.keys().copied().collect::<Vec<_>>(), vec![Language::English, Language::French]);
+}
+
+#[actix_web::test]
+async fn unknown_form_values_are_refused_not_replaced_by_a_default() {
+    let w = world().await;
+    let app = app!(w);
+    let cookie = sign_in!(app, w.admin_token);
+    let csrf = csrf!(app, cookie);
+    let template = draft_template(&w).await;
+    let base = format!("/console/templates/{}", template.id);
+    let refused = [
+        ("/console/templates".to_owned(), vec![("name", "New"), ("default_language", "xx")], "/console/templates"),
+        (format!("{base}/versions"), vec![("kind", "PATCH")], base.as_str()),
+        (format!("{base}/versions"), vec![], base.as_str()),
+        (format!("{base}/draft"), vec![("language", "xx"), ("content", "<p>x</p>")], &format!("{base}/draft")),
+        (format!("{base}/customizations"), vec![("agreement_mode", "SWIPE")], &format!("{base}/customizations")),
+    ];
+    for (uri, form, back) in &refused {
+        let response = post!(app, cookie, csrf, uri, form).await;
+        assert_eq!(response.status(), StatusCode::SEE_OTHER, "{uri} {form:?}");
+        assert_eq!(response.headers().get(header::LOCATION).unwrap(), *back, "{uri} {form:?}: back to the form");
+        let notice = response
+            .response()
+            .cookies()
+            .find(|c| c.name() == "clickwrap_console_notice")
+            .map(|c| c.value().to_owned());
+        assert!(notice.is_some(), "{uri} {form:?}: with a notice saying why");
+    }
+    let templates = w.service.list_templates(w.tenant).await.unwrap();
+    assert_eq!(templates, vec![template], "no template was created, published, edited or customized");
+
+    let preview = post!(app, cookie, csrf, "/console/preview", [("language", "xx"), ("content", "<p>x</p>")]).await;
+    assert_eq!(preview.status(), StatusCode::BAD_REQUEST, "the preview refuses an unknown language");
+}
+
+#[actix_web::test]
+async fn the_export_is_handed_the_lists_filter_and_format_and_refuses_an_unknown_format() {
+    let w = world().await;
+    let app = app!(w);
+    let cookie = sign_in!(app, w.viewer_token);
+    let get =
+        |uri: &str| test::TestRequest::get().uri(uri).insert_header((header::COOKIE, cookie.clone())).to_request();
+    let body =
+        test::call_and_read_body(&app, get("/console/events/export?format=csv&endUserId=u-1&status=DECLINED")).await;
+    assert_eq!(String::from_utf8(body.to_vec()).unwrap(), r#"Csv Some("u-1") Some(Declined)"#);
+    let body = test::call_and_read_body(&app, get("/console/events/export")).await;
+    assert_eq!(String::from_utf8(body.to_vec()).unwrap(), "Ndjson None None", "NDJSON unless asked");
+    let response = test::call_service(&app, get("/console/events/export?format=xlsx")).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers().get(header::LOCATION).unwrap(), "/console/events");
 }

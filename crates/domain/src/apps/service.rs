@@ -106,6 +106,15 @@ impl ClickwrapService {
         self.ports.apps.find_app(tenant, app_id).await
     }
 
+    /// What the SSRF guard says of the app's webhook URL now (its host is looked up again), as a
+    /// delivery would meet it; `None` when the app has no webhook URL.
+    pub async fn vet_webhook_target(&self, app: &App) -> Option<Result<(), WebhookTargetRejected>> {
+        match &app.webhook_url {
+            Some(url) => Some(self.ports.webhook_guard.vet(url).await),
+            None => None,
+        }
+    }
+
     /// Changes the settings given in `changes`, and only those.
     pub async fn update_app(&self, admin: &Admin, app_id: AppId, changes: AppChanges) -> Result<App, UpdateAppError> {
         // Unknown apps are answered before the URL's host is looked up.

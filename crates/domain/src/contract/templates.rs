@@ -19,6 +19,7 @@ pub async fn template_store_contract(stores: &Stores<'_>) {
     update_template_writes_only_the_given_change(stores).await;
     update_template_of_another_tenant_changes_nothing(stores).await;
     concurrent_updates_of_different_fields_all_stick(stores).await;
+    concurrent_saves_of_different_draft_languages_all_stick(stores).await;
     lookups_and_lists_are_scoped_by_tenant(stores).await;
 }
 
@@ -185,6 +186,8 @@ async fn update_template_writes_only_the_given_change(stores: &Stores<'_>) {
     let changes = [
         TemplateUpdate::Settings(settings),
         TemplateUpdate::Draft(draft),
+        TemplateUpdate::DraftLanguage(Language::German, Some(fixtures::html("<p>Bedingungen</p>"))),
+        TemplateUpdate::DraftLanguage(Language::French, None),
         TemplateUpdate::Customizations(customizations),
         TemplateUpdate::Apps(BTreeSet::from([second_app.id, third_app.id])),
         TemplateUpdate::Enabled(true),
@@ -198,6 +201,12 @@ async fn update_template_writes_only_the_given_change(stores: &Stores<'_>) {
                 expected.always_require_acceptance = true;
             }
             TemplateUpdate::Draft(content) => expected.draft = content.clone(),
+            TemplateUpdate::DraftLanguage(language, Some(content)) => {
+                expected.draft.insert(*language, content.clone());
+            }
+            TemplateUpdate::DraftLanguage(language, None) => {
+                expected.draft.remove(language);
+            }
             TemplateUpdate::Customizations(c) => expected.customizations = c.clone(),
             TemplateUpdate::Apps(ids) => expected.app_ids = ids.clone(),
             TemplateUpdate::Enabled(enabled) => expected.enabled = *enabled,
@@ -321,6 +330,48 @@ async fn concurrent_updates_of_different_fields_all_stick(stores: &Stores<'_>) {
         );
         assert_eq!(stored.versions, template.versions, "templates: round {round}: versions untouched");
     }
+}
+
+/// Two operators saving different languages of one draft at the same moment (on separate
+/// connections, for a database) both keep their edit; the languages nobody touched stay too.
+async fn concurrent_saves_of_different_draft_languages_all_stick(stores: &Stores<'_>) {
+    let (tenant, _) = fixtures::stored_tenant(stores).await;
+    let template = fixtures::stored_template(stores, tenant.id, &[]).await;
+    let untouched = template.draft.clone();
+    for round in 0..10 {
+        let german = fixtures::html(&format!("<p>Runde {round}</p>"));
+        let french = fixtures::html(&format!("<p>Tour {round}</p>"));
+        let updates = [
+            TemplateUpdate::DraftLanguage(Language::German, Some(german.clone())),
+            TemplateUpdate::DraftLanguage(Language::French, Some(french.clone())),
+        ];
+        let audits = updates.each_ref().map(|_| fixtures::audit(tenant.id));
+        let tasks = updates
+            .iter()
+            .zip(&audits)
+            .map(|(change, audit)| -> Task<'_, _> {
+                Box::pin(stores.templates.update_template(tenant.id, template.id, change, base_plus_secs(round), audit))
+            })
+            .collect();
+        for result in join_all(tasks).await {
+            assert!(result.unwrap().is_some(), "templates: round {round}: every draft save found the template");
+        }
+        let mut expected = untouched.clone();
+        expected.insert(Language::German, german);
+        expected.insert(Language::French, french);
+        assert_eq!(
+            find(stores, tenant.id, template.id).await.unwrap().draft,
+            expected,
+            "templates: round {round}: both languages saved at once stuck, and the others stayed"
+        );
+    }
+    update(stores, &template, TemplateUpdate::DraftLanguage(Language::German, None), base_plus_secs(20)).await;
+    let stored = find(stores, tenant.id, template.id).await.unwrap();
+    assert!(
+        !stored.draft.contains_key(&Language::German) && stored.draft.contains_key(&Language::French),
+        "templates: removing one draft language keeps the others: {:?}",
+        stored.draft.keys()
+    );
 }
 
 async fn lookups_and_lists_are_scoped_by_tenant(stores: &Stores<'_>) {

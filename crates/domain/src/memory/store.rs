@@ -350,6 +350,12 @@ impl TemplateStore for MemoryStore {
                 }
             }
             TemplateUpdate::Draft(content) => template.draft = content.clone(),
+            TemplateUpdate::DraftLanguage(language, Some(content)) => {
+                template.draft.insert(*language, content.clone());
+            }
+            TemplateUpdate::DraftLanguage(language, None) => {
+                template.draft.remove(language);
+            }
             TemplateUpdate::Customizations(customizations) => template.customizations = customizations.clone(),
             TemplateUpdate::Apps(app_ids) => template.app_ids = app_ids.clone(),
             TemplateUpdate::Enabled(enabled) => template.enabled = *enabled,

@@ -2,12 +2,14 @@
 
 use std::collections::BTreeSet;
 
-use super::customizations::Customizations;
+use super::customizations::{Customizations, DialogTexts};
 use super::models::{LocalizedContent, NoVersionToEnable, PublishError, Template, TemplateVersion};
-use super::versioning::VersionKind;
+use super::versioning::{VersionKind, VersionNumber};
 use crate::audit::models::{AuditAction, AuditEntry};
+use crate::content::placeholders::{PlaceholderValues, render};
+use crate::content::sanitize::{ContentRejected, sanitize};
 use crate::name::Name;
-use crate::ports::{InsertVersionError, StorageError, TemplateUpdate};
+use crate::ports::{CpuPoolStopped, InsertVersionError, StorageError, TemplateUpdate, run_on_cpu_pool};
 use crate::service::ClickwrapService;
 use crate::tenants::models::Admin;
 use crate::{AppId, Language, Tag, TemplateId, TenantId, Timestamp};
@@ -33,6 +35,22 @@ pub struct TemplateChanges {
     pub always_require_acceptance: Option<bool>,
 }
 
+/// What the dialog preview shows of a template in one language: what end users are shown now
+/// (the version in force, else the latest scheduled one, the draft while none was published),
+/// placeholders left empty, with the dialog's texts in that language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialogPreview {
+    pub name: String,
+    pub language: Language,
+    /// Rendered HTML; empty when the shown version (and the draft) lacks the language.
+    pub content: String,
+    /// The shown version's number; 1.0 while only the draft exists.
+    pub version: VersionNumber,
+    /// When the shown version took or takes effect; now while only the draft exists.
+    pub effective_at: Timestamp,
+    pub texts: DialogTexts,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
     #[error("no such template")]
@@ -40,6 +58,19 @@ pub enum TemplateError {
     /// A linked app is not one of the tenant's apps.
     #[error("app {0} is not an app of this tenant")]
     UnknownApp(AppId),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SaveDraftLanguageError {
+    #[error("no such template")]
+    NotFound,
+    /// The content is beyond what may be sanitized.
+    #[error(transparent)]
+    Content(#[from] ContentRejected),
+    #[error(transparent)]
+    Stopping(#[from] CpuPoolStopped),
     #[error(transparent)]
     Storage(#[from] StorageError),
 }
@@ -102,6 +133,32 @@ impl ClickwrapService {
         self.ports.templates.find_template(tenant, id).await?.ok_or(TemplateError::NotFound)
     }
 
+    /// The dialog preview of the tenant's template in `language` (`None`: its default language).
+    pub async fn dialog_preview(
+        &self,
+        tenant: TenantId,
+        id: TemplateId,
+        language: Option<Language>,
+    ) -> Result<DialogPreview, TemplateError> {
+        let template = self.get_template(tenant, id).await?;
+        let language = language.unwrap_or(template.default_language);
+        let now = self.now();
+        let shown = template.effective_version(now).or_else(|| template.latest_version());
+        let content = shown
+            .and_then(|v| v.content.get(&language))
+            .or_else(|| template.draft.get(&language))
+            .map(|html| render(html, &PlaceholderValues::default()))
+            .unwrap_or_default();
+        Ok(DialogPreview {
+            name: template.name.as_str().to_owned(),
+            language,
+            content,
+            version: shown.map_or(VersionNumber::FIRST, |v| v.number),
+            effective_at: shown.map_or(now, |v| v.effective_at),
+            texts: template.customizations.texts_for(language),
+        })
+    }
+
     pub async fn update_template(
         &self,
         admin: &Admin,
@@ -121,6 +178,26 @@ impl ClickwrapService {
     ) -> Result<Template, TemplateError> {
         let audit = self.audit_entry(admin, AuditAction::TemplateDraftSaved, id);
         self.change_template(admin, id, TemplateUpdate::Draft(content), audit).await
+    }
+
+    /// Sets the draft's content in one language, sanitized on the CPU pool (`None` removes the
+    /// language). The other languages are left as stored, not as read earlier: operators editing
+    /// different languages at the same time both keep their edit.
+    pub async fn save_draft_language(
+        &self,
+        admin: &Admin,
+        id: TemplateId,
+        language: Language,
+        raw: Option<String>,
+    ) -> Result<Template, SaveDraftLanguageError> {
+        let content = match raw {
+            Some(raw) => Some(run_on_cpu_pool(&*self.ports.cpu, move || sanitize(&raw)).await??),
+            None => None,
+        };
+        let audit = self.audit_entry(admin, AuditAction::TemplateDraftSaved, id);
+        let update = TemplateUpdate::DraftLanguage(language, content);
+        let stored = self.ports.templates.update_template(admin.tenant_id(), id, &update, self.now(), &audit).await?;
+        stored.ok_or(SaveDraftLanguageError::NotFound)
     }
 
     pub async fn set_customizations(

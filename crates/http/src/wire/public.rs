@@ -7,6 +7,7 @@ use clickwrap_domain::content::hash::ContentHash;
 use clickwrap_domain::content::placeholders::PlaceholderValues;
 use clickwrap_domain::templates::customizations::AgreementMode;
 use clickwrap_domain::templates::models::{Template, TemplateVersion};
+use clickwrap_domain::templates::service::DialogPreview;
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::{EndUserId, Language, TemplateId, Timestamp};
 use serde::{Deserialize, Serialize, Serializer};
@@ -87,6 +88,32 @@ pub(crate) fn clickwrap_view(view: &ClickwrapView) -> Result<Vec<u8>, serde_json
     let mut body = Vec::with_capacity(r.content.len() + CHECK_ANSWER_OVERHEAD);
     serde_json::to_writer(&mut body, &answer)?;
     Ok(body)
+}
+
+/// The console's dialog preview (`GET /console/templates/{id}/preview-view`): the members of
+/// `GET /clickwrap`'s answer that the SDK's dialog needs to show a template, named as there. The
+/// server hands this to the console, so that the names are written in one crate.
+pub fn dialog_preview(view: &DialogPreview) -> Vec<u8> {
+    let t = &view.texts;
+    json!({
+        "name": view.name,
+        "language": view.language.code(),
+        "content": view.content,
+        "clickwrapTemplateVersion": view.version.major,
+        "clickwrapTemplateVersionMinor": view.version.minor,
+        "effectiveAt": timestamp(view.effective_at),
+        "customizations": {
+            "texts": {
+                "title": t.title,
+                "acceptButton": t.accept_button,
+                "declineButton": t.decline_button,
+                "checkboxLabel": t.checkbox_label,
+                "versionLabel": t.version_label,
+            },
+        },
+    })
+    .to_string()
+    .into_bytes()
 }
 
 #[derive(Debug, Deserialize)]
