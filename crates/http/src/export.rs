@@ -12,6 +12,7 @@ use clickwrap_domain::consent::queries::EventDetails;
 use clickwrap_domain::service::ClickwrapService;
 use serde_json::Value;
 
+use crate::list_query::ListQuery;
 use crate::problem::{ApiError, ApiResult};
 use crate::query::QueryParams;
 use crate::wire;
@@ -83,7 +84,7 @@ pub fn events_export(service: &ClickwrapService, tenant: TenantId, query: &str) 
             ExportFormat::parse(text).ok_or_else(|| ApiError::invalid_field("format", "must be ndjson or csv"))?
         }
     };
-    let filter = wire::events::list_query(&query)?.filter;
+    let filter = ListQuery::parse(&query)?.filter;
     // Checked before the status line goes out: after it, an error can only cut the body short.
     if !filter.range_is_valid() {
         return Err(clickwrap_domain::consent::queries::ListEventsError::FromAfterTo.into());
