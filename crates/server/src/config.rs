@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clickwrap_domain::keys::MasterKeys;
 use clickwrap_domain::webhooks::cidr::Cidr;
+use clickwrap_domain::webhooks::dispatch::{InvalidRetryDelays, RetryPolicy};
 use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_postgres::database::DatabaseUrl;
 
@@ -54,7 +55,8 @@ pub(crate) struct Config {
     /// How long the public endpoints may serve an app or template from memory (zero: never).
     pub(crate) serving_cache_ttl: Duration,
     pub(crate) pool_size: usize,
-    pub(crate) webhook_retry_delays: Vec<Duration>,
+    /// `CLICKWRAP_WEBHOOK_RETRY_DELAYS`, in the one grammar of [`RetryPolicy::parse_secs`].
+    pub(crate) webhook_retry: RetryPolicy,
     pub(crate) webhook_timeout: Duration,
     pub(crate) webhook_allow_cidrs: Vec<Cidr>,
     pub(crate) webhook_ca_file: Option<String>,
@@ -222,16 +224,11 @@ impl Config {
                 .filter(|n| (1..=1000).contains(n))
                 .ok_or_else(|| "must be a whole number from 1 to 1000".into())
         });
-        let webhook_retry_delays = parse_or(
+        let webhook_retry = parse_or(
             &mut problems,
             "CLICKWRAP_WEBHOOK_RETRY_DELAYS",
             &take("CLICKWRAP_WEBHOOK_RETRY_DELAYS", "60,120,240"),
-            |v| {
-                v.split(',')
-                    .map(|d| d.trim().parse::<u64>().map(Duration::from_secs))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|_| "must be a comma-separated list of seconds like 60,120,240".into())
-            },
+            webhook_retry_delays,
         );
         let webhook_timeout = parse_or(
             &mut problems,
@@ -367,7 +364,7 @@ impl Config {
             signature_ttl,
             serving_cache_ttl,
             pool_size,
-            webhook_retry_delays,
+            webhook_retry,
             webhook_timeout,
             tsa_timeout,
             log_format,
@@ -380,7 +377,7 @@ impl Config {
                 Some(signature_ttl),
                 Some(serving_cache_ttl),
                 Some(pool_size),
-                Some(webhook_retry_delays),
+                Some(webhook_retry),
                 Some(webhook_timeout),
                 Some(tsa_timeout),
                 Some(log_format),
@@ -399,7 +396,7 @@ impl Config {
                 signature_ttl,
                 serving_cache_ttl,
                 pool_size,
-                webhook_retry_delays,
+                webhook_retry,
                 webhook_timeout,
                 webhook_allow_cidrs,
                 webhook_ca_file,
@@ -525,6 +522,15 @@ fn log_filter(value: &str) -> Result<String, String> {
     Ok(normalized)
 }
 
+/// Whole seconds separated by commas, as the domain reads them; a malformed list keeps the message
+/// that shows the expected form.
+fn webhook_retry_delays(value: &str) -> Result<RetryPolicy, String> {
+    RetryPolicy::parse_secs(value).map_err(|e| match e {
+        InvalidRetryDelays::Malformed => "must be a comma-separated list of seconds like 60,120,240".to_owned(),
+        other => other.to_string(),
+    })
+}
+
 fn cidrs(problems: &mut Vec<String>, name: &str, value: &str) -> Vec<Cidr> {
     let mut ranges = Vec::new();
     for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -554,8 +560,8 @@ mod tests {
         assert_eq!(c.rate_limit_per_hour, 1000);
         assert_eq!(c.rate_limit_sync, Duration::from_millis(250));
         assert_eq!(
-            c.webhook_retry_delays,
-            vec![Duration::from_secs(60), Duration::from_secs(120), Duration::from_secs(240)]
+            c.webhook_retry.delays(),
+            [time::Duration::seconds(60), time::Duration::seconds(120), time::Duration::seconds(240)]
         );
         assert_eq!(c.webhook_timeout, Duration::from_secs(10));
         assert_eq!(c.log_format, LogFormat::Text);
@@ -639,6 +645,25 @@ mod tests {
                 let text = config(&[(name, bad)]).unwrap_err().to_string();
                 assert!(text.contains(name) && text.contains("whole number of days"), "{name}={bad:?}: {text}");
             }
+        }
+    }
+
+    #[test]
+    fn webhook_retry_delays_are_whole_seconds_within_bounds() {
+        let c = config(&[("CLICKWRAP_WEBHOOK_RETRY_DELAYS", " 1, 2 ,86400 ")]).unwrap();
+        assert_eq!(
+            c.webhook_retry.delays(),
+            [time::Duration::seconds(1), time::Duration::seconds(2), time::Duration::seconds(86_400)]
+        );
+        let too_many = ["1"; 21].join(",");
+        for (bad, why) in [
+            ("60,x", "must be a comma-separated list of seconds like 60,120,240"),
+            ("+5", "must be a comma-separated list of seconds like 60,120,240"),
+            ("86401", "a retry delay must be between 0 and 86400 seconds"),
+            (too_many.as_str(), "at most 20 retry delays may be given"),
+        ] {
+            let text = config(&[("CLICKWRAP_WEBHOOK_RETRY_DELAYS", bad)]).unwrap_err().to_string();
+            assert!(text.contains(&format!("CLICKWRAP_WEBHOOK_RETRY_DELAYS={bad:?}: {why}")), "{text}");
         }
     }
 
