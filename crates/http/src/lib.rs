@@ -31,6 +31,9 @@ use actix_web::{App, Error, web};
 
 /// The API prefix of the spec.
 pub const PUBLIC_PREFIX: &str = "/public-client/v1";
+/// Where the certificate that signs Certificates of Acceptance is published (PEM), relative to the
+/// service's public URL; the certificates name it.
+pub const SIGNING_CERTIFICATE_PATH: &str = "/public-client/v1/signing-certificate";
 /// The operator API prefix.
 pub const OPERATOR_PREFIX: &str = "/operator/v1";
 
