@@ -145,11 +145,14 @@ impl From<&str> for Refused {
     }
 }
 
+/// Reads a value into the configuration.
+type Parse = fn(&str, &mut Config) -> Result<(), Refused>;
+
 /// How a setting's value is read.
 #[derive(Clone, Copy)]
 enum Parser {
     /// On its own: writes what it read into the configuration.
-    Alone(fn(&str, &mut Config) -> Result<(), Refused>),
+    Alone(Parse),
     /// Together with other settings, after the table (the master keys: a file or the key itself,
     /// and the previous one only with a current one).
     Together,
@@ -164,297 +167,129 @@ struct Setting {
     parser: Parser,
 }
 
+impl Setting {
+    const fn plain(name: &'static str, default: DefaultValue, parse: Parse) -> Self {
+        Self { name, default, secret: false, parser: Parser::Alone(parse) }
+    }
+
+    const fn secret(name: &'static str, default: DefaultValue, parse: Parse) -> Self {
+        Self { name, default, secret: true, parser: Parser::Alone(parse) }
+    }
+
+    /// A setting without a default, read with others after the table.
+    const fn read_together(name: &'static str, secret: bool) -> Self {
+        Self { name, default: DefaultValue::Unset, secret, parser: Parser::Together }
+    }
+}
+
+use DefaultValue::{Derived, Text, Unset};
+
 /// Every setting, in the order they are read and their problems listed.
 static SETTINGS: [Setting; 30] = [
-    Setting {
-        name: "DATABASE_URL",
-        default: DefaultValue::Text(DEFAULT_DATABASE_URL),
-        secret: true,
-        parser: Parser::Alone(|v, c| {
-            c.database_url = database_url(v)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_MIGRATION_DATABASE_URL",
-        default: DefaultValue::Unset,
-        secret: true,
-        parser: Parser::Alone(|v, c| {
-            c.migration_database_url = Some(database_url(v)?);
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_DATABASE_POOLER",
-        default: DefaultValue::Text("none"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.database_pooler = match v.to_ascii_lowercase().as_str() {
-                "none" => Pooler::None,
-                "transaction" => Pooler::Transaction,
-                _ => return Err("must be none or transaction".into()),
-            };
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_DATABASE_DIRECT_URL",
-        default: DefaultValue::Unset,
-        secret: true,
-        parser: Parser::Alone(|v, c| {
-            c.database_direct_url = Some(database_url(v)?);
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_LISTEN",
-        default: DefaultValue::Text(DEFAULT_LISTEN),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.listen = v.parse().map_err(|_| "must be an address and port like 127.0.0.1:8080 or [::]:8080")?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_PUBLIC_URL",
-        default: DefaultValue::Derived,
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            if !(v.starts_with("https://") || v.starts_with("http://")) {
-                return Err("must start with https:// or http://".into());
-            }
-            c.public_url = v.trim_end_matches('/').to_owned();
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_TRUSTED_PROXIES",
-        default: DefaultValue::Unset,
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.trusted_proxies = cidrs("CLICKWRAP_TRUSTED_PROXIES", v)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_RATE_LIMIT_PER_HOUR",
-        default: DefaultValue::Text("1000"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.rate_limit_per_hour = within(v, 1..=u64::MAX, "must be a whole number above 0")?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_RATE_LIMIT_SYNC_MS",
-        default: DefaultValue::Text("250"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.rate_limit_sync = millis(v, 10..=60_000)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_SIGNATURE_TTL_SECS",
-        default: DefaultValue::Text("604800"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            let secs = within(v, 1..=u64::MAX, "must be a whole number of seconds above 0")?;
-            {
-                c.signature_ttl = Duration::from_secs(secs);
-                Ok(())
-            }
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_SERVING_CACHE_MS",
-        default: DefaultValue::Text("1000"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.serving_cache_ttl = millis(v, 0..=60_000)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_DB_POOL_SIZE",
-        default: DefaultValue::Text("16"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.pool_size = within(v, 1..=1000, "must be a whole number from 1 to 1000")?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_WEBHOOK_RETRY_DELAYS",
-        default: DefaultValue::Text("60,120,240"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.webhook_retry = webhook_retry_delays(v)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_WEBHOOK_TIMEOUT_SECS",
-        default: DefaultValue::Text("10"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.webhook_timeout = seconds(v, 1..=300)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_WEBHOOK_ALLOW_CIDRS",
-        default: DefaultValue::Unset,
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.webhook_allow_cidrs = cidrs("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", v)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_WEBHOOK_CA_FILE",
-        default: DefaultValue::Unset,
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            if !Path::new(v).is_file() {
-                return Err("no such file".into());
-            }
-            {
-                c.webhook_ca_file = Some(v.to_owned());
-                Ok(())
-            }
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_TSA_URL",
-        default: DefaultValue::Unset,
-        secret: true,
-        parser: Parser::Alone(|v, c| {
-            let url = v
-                .parse::<http::Uri>()
-                .ok()
-                .filter(|uri| matches!(uri.scheme_str(), Some("http" | "https")) && uri.host().is_some())
-                .ok_or("must be an http:// or https:// URL")?;
-            {
-                c.tsa_url = Some(url);
-                Ok(())
-            }
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_TSA_TIMEOUT_SECS",
-        default: DefaultValue::Text("10"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.tsa_timeout = seconds(v, 1..=60)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_LOG_FORMAT",
-        default: DefaultValue::Text("text"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.log_format = match v.to_ascii_lowercase().as_str() {
-                "text" => LogFormat::Text,
-                "json" => LogFormat::Json,
-                _ => return Err("must be text or json".into()),
-            };
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_MASTER_KEY_FILE",
-        default: DefaultValue::Unset,
-        secret: false,
-        parser: Parser::Together,
-    },
-    Setting { name: "CLICKWRAP_MASTER_KEY", default: DefaultValue::Unset, secret: true, parser: Parser::Together },
-    Setting {
-        name: "CLICKWRAP_MASTER_KEY_PREVIOUS_FILE",
-        default: DefaultValue::Unset,
-        secret: false,
-        parser: Parser::Together,
-    },
-    Setting {
-        name: "CLICKWRAP_LOG",
-        default: DefaultValue::Text("info"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.log_filter = log_filter(v)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_METRICS_LISTEN",
-        default: DefaultValue::Unset,
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            let address = v.parse().map_err(|_| "must be an address and port like 127.0.0.1:9090 or [::]:9090")?;
-            {
-                c.metrics_listen = Some(address);
-                Ok(())
-            }
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_CPU_THREADS",
-        default: DefaultValue::Derived,
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.cpu_threads = within(v, 1..=256, "must be a whole number from 1 to 256")?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS",
-        default: DefaultValue::Text("86400"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            let secs = within(v, 0..=u64::MAX, "must be a whole number of seconds")?;
-            {
-                c.unverified_event_grace = Duration::from_secs(secs);
-                Ok(())
-            }
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_WEBHOOK_RETENTION_DAYS",
-        default: DefaultValue::Text("30"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.webhook_retention.delivered = retention_days(v)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS",
-        default: DefaultValue::Text("90"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.webhook_retention.failed = retention_days(v)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_POLL_MS",
-        default: DefaultValue::Text("500"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.poll_interval = millis(v, 10..=60_000)?;
-            Ok(())
-        }),
-    },
-    Setting {
-        name: "CLICKWRAP_SHUTDOWN_DRAIN_SECS",
-        default: DefaultValue::Text("5"),
-        secret: false,
-        parser: Parser::Alone(|v, c| {
-            c.shutdown_drain = seconds(v, 0..=300)?;
-            Ok(())
-        }),
-    },
+    Setting::secret("DATABASE_URL", Text(DEFAULT_DATABASE_URL), |v, c| set(&mut c.database_url, database_url(v))),
+    Setting::secret("CLICKWRAP_MIGRATION_DATABASE_URL", Unset, |v, c| {
+        set(&mut c.migration_database_url, database_url(v).map(Some))
+    }),
+    Setting::plain("CLICKWRAP_DATABASE_POOLER", Text("none"), |v, c| {
+        let pooler = match v.to_ascii_lowercase().as_str() {
+            "none" => Ok(Pooler::None),
+            "transaction" => Ok(Pooler::Transaction),
+            _ => Err("must be none or transaction"),
+        };
+        set(&mut c.database_pooler, pooler)
+    }),
+    Setting::secret("CLICKWRAP_DATABASE_DIRECT_URL", Unset, |v, c| {
+        set(&mut c.database_direct_url, database_url(v).map(Some))
+    }),
+    Setting::plain("CLICKWRAP_LISTEN", Text(DEFAULT_LISTEN), |v, c| {
+        set(&mut c.listen, v.parse().map_err(|_| "must be an address and port like 127.0.0.1:8080 or [::]:8080"))
+    }),
+    Setting::plain("CLICKWRAP_PUBLIC_URL", Derived, |v, c| {
+        let url =
+            Some(v.trim_end_matches('/').to_owned()).filter(|_| v.starts_with("https://") || v.starts_with("http://"));
+        set(&mut c.public_url, url.ok_or("must start with https:// or http://"))
+    }),
+    Setting::plain("CLICKWRAP_TRUSTED_PROXIES", Unset, |v, c| {
+        set(&mut c.trusted_proxies, cidrs("CLICKWRAP_TRUSTED_PROXIES", v))
+    }),
+    Setting::plain("CLICKWRAP_RATE_LIMIT_PER_HOUR", Text("1000"), |v, c| {
+        set(&mut c.rate_limit_per_hour, within(v, 1..=u64::MAX, "must be a whole number above 0"))
+    }),
+    Setting::plain("CLICKWRAP_RATE_LIMIT_SYNC_MS", Text("250"), |v, c| {
+        set(&mut c.rate_limit_sync, millis(v, 10..=60_000))
+    }),
+    Setting::plain("CLICKWRAP_SIGNATURE_TTL_SECS", Text("604800"), |v, c| {
+        let secs = within(v, 1..=u64::MAX, "must be a whole number of seconds above 0");
+        set(&mut c.signature_ttl, secs.map(Duration::from_secs))
+    }),
+    Setting::plain("CLICKWRAP_SERVING_CACHE_MS", Text("1000"), |v, c| {
+        set(&mut c.serving_cache_ttl, millis(v, 0..=60_000))
+    }),
+    Setting::plain("CLICKWRAP_DB_POOL_SIZE", Text("16"), |v, c| {
+        set(&mut c.pool_size, within(v, 1..=1000, "must be a whole number from 1 to 1000"))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_RETRY_DELAYS", Text("60,120,240"), |v, c| {
+        set(&mut c.webhook_retry, webhook_retry_delays(v))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_TIMEOUT_SECS", Text("10"), |v, c| {
+        set(&mut c.webhook_timeout, seconds(v, 1..=300))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", Unset, |v, c| {
+        set(&mut c.webhook_allow_cidrs, cidrs("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", v))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_CA_FILE", Unset, |v, c| {
+        set(
+            &mut c.webhook_ca_file,
+            Some(v.to_owned()).filter(|_| Path::new(v).is_file()).ok_or("no such file").map(Some),
+        )
+    }),
+    Setting::secret("CLICKWRAP_TSA_URL", Unset, |v, c| {
+        let url = v
+            .parse::<http::Uri>()
+            .ok()
+            .filter(|uri| matches!(uri.scheme_str(), Some("http" | "https")) && uri.host().is_some())
+            .ok_or("must be an http:// or https:// URL");
+        set(&mut c.tsa_url, url.map(Some))
+    }),
+    Setting::plain("CLICKWRAP_TSA_TIMEOUT_SECS", Text("10"), |v, c| set(&mut c.tsa_timeout, seconds(v, 1..=60))),
+    Setting::plain("CLICKWRAP_LOG_FORMAT", Text("text"), |v, c| {
+        let format = match v.to_ascii_lowercase().as_str() {
+            "text" => Ok(LogFormat::Text),
+            "json" => Ok(LogFormat::Json),
+            _ => Err("must be text or json"),
+        };
+        set(&mut c.log_format, format)
+    }),
+    Setting::read_together("CLICKWRAP_MASTER_KEY_FILE", false),
+    Setting::read_together("CLICKWRAP_MASTER_KEY", true),
+    Setting::read_together("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE", false),
+    Setting::plain("CLICKWRAP_LOG", Text("info"), |v, c| set(&mut c.log_filter, log_filter(v))),
+    Setting::plain("CLICKWRAP_METRICS_LISTEN", Unset, |v, c| {
+        let address = v.parse().map_err(|_| "must be an address and port like 127.0.0.1:9090 or [::]:9090");
+        set(&mut c.metrics_listen, address.map(Some))
+    }),
+    Setting::plain("CLICKWRAP_CPU_THREADS", Derived, |v, c| {
+        set(&mut c.cpu_threads, within(v, 1..=256, "must be a whole number from 1 to 256"))
+    }),
+    Setting::plain("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", Text("86400"), |v, c| {
+        let secs = within(v, 0..=u64::MAX, "must be a whole number of seconds");
+        set(&mut c.unverified_event_grace, secs.map(Duration::from_secs))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_RETENTION_DAYS", Text("30"), |v, c| {
+        set(&mut c.webhook_retention.delivered, retention_days(v))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS", Text("90"), |v, c| {
+        set(&mut c.webhook_retention.failed, retention_days(v))
+    }),
+    Setting::plain("CLICKWRAP_POLL_MS", Text("500"), |v, c| set(&mut c.poll_interval, millis(v, 10..=60_000))),
+    Setting::plain("CLICKWRAP_SHUTDOWN_DRAIN_SECS", Text("5"), |v, c| set(&mut c.shutdown_drain, seconds(v, 0..=300))),
 ];
+
+/// Stores a parsed value, or says why there is none.
+fn set<T, E: Into<Refused>>(field: &mut T, parsed: Result<T, E>) -> Result<(), Refused> {
+    *field = parsed.map_err(Into::into)?;
+    Ok(())
+}
 
 /// The value as it may be shown in an error: a secret never is.
 fn shown(name: &str, value: &str) -> String {
