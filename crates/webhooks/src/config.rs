@@ -65,12 +65,13 @@ impl DispatcherConfig {
         allow: AllowCidrs,
         ca_file: Option<PathBuf>,
     ) -> Result<Self, ConfigError> {
-        let mut config = Self::default();
-        config.retry = retry;
-        config.client.timeout = timeout;
-        config.lease = config.lease.max(timeout * 2 + Duration::from_secs(30));
-        config.client.policy = AddressPolicy::new(allow);
-        config.client.ca_file = ca_file;
+        let defaults = Self::default();
+        let config = Self {
+            retry,
+            lease: defaults.lease.max(timeout * 2 + Duration::from_secs(30)),
+            client: ClientSettings { timeout, policy: AddressPolicy::new(allow), ca_file, ..defaults.client },
+            ..defaults
+        };
         config.validate()?;
         Ok(config)
     }
