@@ -162,7 +162,11 @@ fn event(i: u64) -> ClickwrapEvent {
 /// One certificate of acceptance, signed as the service signs them; every accepted event has a copy.
 fn signed_certificate() -> (SigningIdentity, Vec<u8>) {
     let identity = SigningIdentity::generate("Clickwrap bench signing").unwrap();
-    let renderer = PdfRenderer::new(identity.clone(), FontLibrary::from_env(), "https://consent.example.com");
+    let renderer = PdfRenderer::new(
+        identity.clone(),
+        FontLibrary::from_env(),
+        "https://consent.example.com/public-client/v1/signing-certificate",
+    );
     let facts = CertificateFacts { event: event(0), app_name: "Bench".to_owned(), operator_name: None };
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     (identity, runtime.block_on(renderer.render_certificate(&facts)).unwrap())

@@ -13,6 +13,13 @@ use clickwrap_domain::templates::models::PublishError;
 use clickwrap_domain::templates::service::{EnableTemplateError, PublishVersionError, TemplateError};
 
 use crate::problem::ApiError;
+use crate::query::ParameterError;
+
+impl From<ParameterError> for ApiError {
+    fn from(error: ParameterError) -> Self {
+        ApiError::invalid_field(&error.name, error.message)
+    }
+}
 
 impl From<StorageError> for ApiError {
     fn from(error: StorageError) -> Self {

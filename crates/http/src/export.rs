@@ -12,6 +12,7 @@ use clickwrap_domain::consent::queries::EventDetails;
 use clickwrap_domain::service::ClickwrapService;
 use serde_json::Value;
 
+use crate::list_query::ListQuery;
 use crate::problem::{ApiError, ApiResult};
 use crate::query::QueryParams;
 use crate::wire;
@@ -83,7 +84,7 @@ pub fn events_export(service: &ClickwrapService, tenant: TenantId, query: &str) 
             ExportFormat::parse(text).ok_or_else(|| ApiError::invalid_field("format", "must be ndjson or csv"))?
         }
     };
-    let filter = wire::events::list_query(&query)?.filter;
+    let filter = ListQuery::parse(&query)?.filter;
     export_response(service, tenant, filter, format)
 }
 
@@ -127,58 +128,61 @@ fn batches(
         let service = service.clone();
         let filter = filter.clone();
         async move {
-            let (after, mut chunk) = match progress {
+            let (after, first) = match progress {
                 Progress::Done => return None,
-                Progress::Start if format == ExportFormat::Csv => (None, csv_row(CSV_COLUMNS.map(Value::from))),
-                Progress::Start => (None, String::new()),
-                Progress::After(position) => (Some(position), String::new()),
+                Progress::Start => (None, true),
+                Progress::After(position) => (Some(position), false),
             };
-            match service.export_events_batch(tenant, &filter, after, BATCH).await {
-                Ok((items, next)) => {
-                    for details in &items {
-                        chunk.push_str(&line(format, details));
-                    }
-                    let progress = next.map_or(Progress::Done, Progress::After);
-                    Some((Ok(Bytes::from(chunk)), progress))
-                }
+            let batch = service.export_events_batch(tenant, &filter, after, BATCH).await;
+            match batch.map_err(ApiError::from).and_then(|(items, next)| Ok((chunk(format, first, &items)?, next))) {
+                Ok((chunk, next)) => Some((Ok(Bytes::from(chunk)), next.map_or(Progress::Done, Progress::After))),
                 Err(error) => {
                     // The status line is gone; ending the body early is the only way left to say it.
                     tracing::error!(%error, "an events export failed mid-stream");
-                    Some((Err(ApiError::from(error).into()), Progress::Done))
+                    Some((Err(error.into()), Progress::Done))
                 }
             }
         }
     })
 }
 
-fn line(format: ExportFormat, details: &EventDetails) -> String {
-    let value = wire::events::details(details);
+/// One batch as the export's bytes; a CSV export's first batch starts with the header row.
+fn chunk(format: ExportFormat, first: bool, items: &[EventDetails]) -> ApiResult<Vec<u8>> {
+    let values = items.iter().map(wire::events::details);
     match format {
-        ExportFormat::Ndjson => format!("{value}\n"),
-        ExportFormat::Csv => csv_row(CSV_COLUMNS.map(|column| value.get(column).cloned().unwrap_or(Value::Null))),
+        ExportFormat::Ndjson => Ok(values.map(|value| format!("{value}\n")).collect::<String>().into_bytes()),
+        ExportFormat::Csv => {
+            let header = first.then(|| CSV_COLUMNS.map(Value::from));
+            let rows = values.map(|value| CSV_COLUMNS.map(|column| value.get(column).cloned().unwrap_or(Value::Null)));
+            csv_rows(header.into_iter().chain(rows)).map_err(|error| {
+                tracing::error!(%error, "an events export could not write CSV");
+                ApiError::internal()
+            })
+        }
     }
 }
 
-/// One CSV row (RFC 4180): every cell quoted; strings as they are, other values as JSON, null as
-/// empty. A cell a spreadsheet would run as a formula gets a leading `'` (NDJSON stays exact).
-fn csv_row<const N: usize>(cells: [Value; N]) -> String {
-    let mut row = String::new();
-    for (index, cell) in cells.iter().enumerate() {
-        if index > 0 {
-            row.push(',');
-        }
-        let text = match cell {
-            Value::Null => String::new(),
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        };
-        let guarded = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}") } else { text };
-        row.push('"');
-        row.push_str(&guarded.replace('"', "\"\""));
-        row.push('"');
+/// CSV rows (RFC 4180, CRLF line ends): every cell quoted; strings as they are, other values as
+/// JSON, null as empty. A cell a spreadsheet would run as a formula gets a leading `'` (NDJSON
+/// stays exact).
+fn csv_rows<const N: usize>(rows: impl IntoIterator<Item = [Value; N]>) -> Result<Vec<u8>, csv::Error> {
+    let mut writer = csv::WriterBuilder::new()
+        .quote_style(csv::QuoteStyle::Always)
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    for row in rows {
+        writer.write_record(row.iter().map(cell))?;
     }
-    row.push_str("\r\n");
-    row
+    writer.into_inner().map_err(|error| error.into_error().into())
+}
+
+fn cell(value: &Value) -> String {
+    let text = match value {
+        Value::Null => String::new(),
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}") } else { text }
 }
 
 #[cfg(test)]
@@ -187,14 +191,16 @@ mod tests {
 
     #[test]
     fn csv_cells_are_quoted_escaped_and_defused() {
-        let row = csv_row([
+        let row = csv_rows([[
             Value::from("plain"),
             Value::from("say \"hi\", twice\nplease"),
             Value::from("=HYPERLINK(\"x\")"),
             Value::Null,
             Value::from(3),
             serde_json::json!({"a": 1}),
-        ]);
+        ]])
+        .unwrap();
+        let row = String::from_utf8(row).unwrap();
         assert_eq!(
             row,
             "\"plain\",\"say \"\"hi\"\", twice\nplease\",\"'=HYPERLINK(\"\"x\"\")\",\"\",\"3\",\"{\"\"a\"\":1}\"\r\n"

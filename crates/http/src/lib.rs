@@ -10,9 +10,11 @@
 mod auth;
 mod errors;
 pub mod export;
+mod list_query;
 mod middleware;
 mod query;
 mod routes;
+mod state;
 mod wire;
 
 pub mod client_ip;
@@ -21,17 +23,18 @@ pub mod problem;
 
 pub use middleware::{CONTENT_SECURITY_POLICY, content_security_policy_with_inline};
 pub use wire::public::dialog_preview as dialog_preview_json;
+pub use state::ApiState;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::from_fn;
 use actix_web::{App, Error, web};
-use clickwrap_domain::service::ClickwrapService;
-
-use client_ip::TrustedProxies;
 
 /// The API prefix of the spec.
 pub const PUBLIC_PREFIX: &str = "/public-client/v1";
+/// Where the certificate that signs Certificates of Acceptance is published (PEM), relative to the
+/// service's public URL; the certificates name it.
+pub const SIGNING_CERTIFICATE_PATH: &str = "/public-client/v1/signing-certificate";
 /// The operator API prefix.
 pub const OPERATOR_PREFIX: &str = "/operator/v1";
 
@@ -39,20 +42,6 @@ pub const OPERATOR_PREFIX: &str = "/operator/v1";
 pub const PUBLIC_BODY_LIMIT: usize = 64 * 1024;
 /// Largest JSON body of the operator routes (templates carry content in seven languages).
 pub const OPERATOR_BODY_LIMIT: usize = 4 * 1024 * 1024;
-
-/// What the routes share.
-#[derive(Debug)]
-pub struct ApiState {
-    pub service: ClickwrapService,
-    pub trusted_proxies: TrustedProxies,
-    /// The PEM certificate that signs Certificates of Acceptance, served for anyone to validate them.
-    pub signing_certificate_pem: String,
-    /// Address ranges a webhook URL may point at although they are not public
-    /// (`CLICKWRAP_WEBHOOK_ALLOW_CIDRS`).
-    pub webhook_allow: clickwrap_domain::webhooks::cidr::AllowCidrs,
-    /// Webhook deliveries and their attempts, for the operator's delivery history.
-    pub deliveries: std::sync::Arc<dyn clickwrap_domain::ports::DeliveryStore>,
-}
 
 /// The body `POST /clickwrap/verify` answers with, for servers that verify on a client's behalf
 /// (the demo page).
@@ -62,7 +51,7 @@ pub fn verified_event_json(event: &clickwrap_domain::consent::models::ClickwrapE
 
 /// A path whose other methods answer 405 with `Allow: allow`, for the server's own routes.
 pub fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
-    routes::resource(path, allow)
+    middleware::resource(path, allow)
 }
 
 /// A PDF download answer, as the certificate routes give it.
@@ -90,7 +79,7 @@ pub fn api(
         .configure(routes::configure)
         .configure(extra)
         .default_service(web::to(middleware::unknown_route))
-        .wrap(from_fn(query::reject_unknown_parameters))
+        .wrap(from_fn(middleware::reject_unknown_parameters))
         .wrap(from_fn(middleware::head_as_get))
         .wrap(from_fn(middleware::negotiate))
         .wrap(from_fn(middleware::security_headers))

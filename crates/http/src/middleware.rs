@@ -15,7 +15,10 @@ use actix_web::middleware::Next;
 use actix_web::{Error, HttpMessage as _, HttpRequest, HttpResponse, ResponseError, web};
 use futures_util::FutureExt;
 
+use crate::ApiState;
+use crate::openapi::DocumentedParameters;
 use crate::problem::{ApiError, PROBLEM_JSON};
+use crate::query::carries_credentials;
 
 /// A panic anywhere below answers 500 with nothing internal in it; the panic goes to the log.
 /// (The request cannot be kept aside: actix needs it uniquely owned while routing, so the error
@@ -373,6 +376,58 @@ fn without_trailing_slash(request: &HttpRequest) -> Option<String> {
         "" => trimmed.to_owned(),
         query => format!("{trimmed}?{query}"),
     })
+}
+
+/// 400 naming the first query parameter that the matched API operation does not document (the
+/// console's pages and the server's own routes are left alone), as [`ApiState`]'s
+/// [`DocumentedParameters`] list them.
+/// A query with credentials in it is left to the authentication extractors, which answer 401;
+/// CORS preflights carry the query of the request they ask about, so they are not checked.
+/// A request without unknown parameters (nearly all) costs no allocation here when its path has no
+/// `{…}` part, as the SDK check's has not.
+pub(crate) async fn reject_unknown_parameters(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    let is_api =
+        |pattern: &str| pattern.starts_with(crate::PUBLIC_PREFIX) || pattern.starts_with(crate::OPERATOR_PREFIX);
+    // Credentials in the query are answered 401 by authentication, whatever else the query holds.
+    let checked = request.method() != Method::OPTIONS && !carries_credentials(request.query_string());
+    let documented = request.app_data::<web::Data<ApiState>>().map(|state| &state.documented_parameters);
+    let unknown = match documented {
+        Some(documented) if checked && !request.query_string().is_empty() => {
+            if documented.is_unambiguous_static(request.path()) {
+                unknown_parameter(documented, &request, request.path())
+            } else {
+                request
+                    .match_pattern()
+                    .filter(|pattern| is_api(pattern))
+                    .and_then(|pattern| unknown_parameter(documented, &request, &pattern))
+            }
+        }
+        _ => None,
+    };
+    match unknown {
+        Some(name) => {
+            let problem = ApiError::invalid_field(&name, "is not a parameter of this operation");
+            Ok(request.into_response(problem.error_response()))
+        }
+        None => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
+    }
+}
+
+/// The first parameter of the request's query that its operation does not document; `None` also
+/// for an operation the document does not list.
+fn unknown_parameter(documented: &DocumentedParameters, request: &ServiceRequest, pattern: &str) -> Option<String> {
+    let names = documented.of(request.method().as_str(), pattern)?;
+    form_urlencoded::parse(request.query_string().as_bytes())
+        .find(|(name, _)| !names.contains(name.as_ref()))
+        .map(|(name, _)| name.into_owned())
+}
+
+/// A path whose other methods answer 405 with `Allow: allow`.
+pub(crate) fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
+    web::resource(path).default_service(method_not_allowed(allow))
 }
 
 /// 405 with `Allow` for a known path asked with another method; a path that answers GET answers

@@ -5,7 +5,8 @@
 //! text in embedded font subsets, and signs the file with the installation's
 //! [`SigningIdentity`]: a PAdES baseline signature (`ETSI.CAdES.detached`, ECDSA P-256 or RSA
 //! with SHA-256, the certificate chain embedded) that anyone can validate against the certificate
-//! the service publishes at [`SIGNING_CERTIFICATE_PATH`] or against its CA's root.
+//! the service publishes (at the URL the server hands to [`PdfRenderer::new`]) or against its CA's
+//! root.
 //!
 //! With a [`TimestampAuthority`] ([`PdfRenderer::with_timestamp_authority`]), the Certificate of
 //! Acceptance's signature carries an RFC 3161 timestamp (PAdES B-T); when the authority fails, the
@@ -55,9 +56,6 @@ use crate::layout::Composer;
 use crate::sign::{PendingSignature, SignError};
 use crate::writer::{DocumentInfo, write_pdf};
 
-/// Where the service publishes its signing certificate (PEM), relative to its public base URL.
-pub const SIGNING_CERTIFICATE_PATH: &str = "/public-client/v1/signing-certificate";
-
 /// Room reserved for a renderer's first timestamp token, before it has seen one: a token with
 /// one certificate. A larger token makes that certificate be signed and stamped again.
 const FIRST_TOKEN_ROOM: usize = 2048;
@@ -89,11 +87,11 @@ enum Unstamped {
 }
 
 impl PdfRenderer {
-    /// `public_base_url` is the service's public address (`https://consent.example.com`), which the
-    /// certificate names as where to fetch the signing certificate.
-    pub fn new(identity: SigningIdentity, fonts: FontLibrary, public_base_url: &str) -> Self {
+    /// `signing_certificate_url` is where the service publishes its signing certificate (PEM), which
+    /// the certificate names; the composer knows the service's address and routes, this crate not.
+    pub fn new(identity: SigningIdentity, fonts: FontLibrary, signing_certificate_url: &str) -> Self {
         let validation = Validation {
-            certificate_url: format!("{}{SIGNING_CERTIFICATE_PATH}", public_base_url.trim_end_matches('/')),
+            certificate_url: signing_certificate_url.to_owned(),
             fingerprint: identity.fingerprint_hex(),
             key_algorithm: identity.key_algorithm().to_string(),
         };

@@ -16,7 +16,7 @@ use common::*;
 fn cold_renderer() -> PdfRenderer {
     let identity = renderer().identity();
     let identity = SigningIdentity::from_der(identity.private_key_pkcs8_der(), identity.certificate_der()).unwrap();
-    PdfRenderer::new(identity, FontLibrary::from_env(), BASE_URL)
+    PdfRenderer::new(identity, FontLibrary::from_env(), SIGNING_CERTIFICATE_URL)
 }
 
 /// Another event of the same template version: its own id, end user, address and user agent.

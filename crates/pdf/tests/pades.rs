@@ -25,7 +25,7 @@ fn ca_identity(pki: &Pki) -> SigningIdentity {
 }
 
 fn renderer_for(identity: SigningIdentity) -> PdfRenderer {
-    PdfRenderer::new(identity, FontLibrary::from_env(), BASE_URL)
+    PdfRenderer::new(identity, FontLibrary::from_env(), SIGNING_CERTIFICATE_URL)
 }
 
 /// `pyhanko sign validate --pretty-print` trusting only `root` (the OS store is not consulted).

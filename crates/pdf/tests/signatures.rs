@@ -50,7 +50,7 @@ fn the_same_evidence_renders_to_the_same_bytes() {
         renderer().identity().certificate_der(),
     )
     .unwrap();
-    let restarted = PdfRenderer::new(again, FontLibrary::from_env(), BASE_URL);
+    let restarted = PdfRenderer::new(again, FontLibrary::from_env(), SIGNING_CERTIFICATE_URL);
     assert_eq!(restarted.render_agreement(&facts).unwrap(), first, "a restarted server renders the same file");
     assert_eq!(certificate(renderer(), &facts), certificate(renderer(), &facts), "so is the certificate");
     let mut renamed = facts.clone();

@@ -47,7 +47,7 @@ fn timestamped_renderer(pki: &'static Pki) -> &'static PdfRenderer {
     static RENDERER: OnceLock<PdfRenderer> = OnceLock::new();
     RENDERER.get_or_init(|| {
         let identity = SigningIdentity::generate("Clickwrap test signing certificate").unwrap();
-        PdfRenderer::new(identity, FontLibrary::from_env(), BASE_URL)
+        PdfRenderer::new(identity, FontLibrary::from_env(), SIGNING_CERTIFICATE_URL)
             .with_timestamp_authority(Arc::new(OpensslTsa(pki)))
     })
 }

@@ -234,7 +234,7 @@ fn fonts_are_embedded_subsets_with_unicode_maps() {
 #[test]
 fn without_any_font_files_the_builtin_font_still_makes_a_valid_document() {
     let identity = SigningIdentity::generate("fallback signer").unwrap();
-    let renderer = PdfRenderer::new(identity, FontLibrary::builtin_only(), BASE_URL);
+    let renderer = PdfRenderer::new(identity, FontLibrary::builtin_only(), SIGNING_CERTIFICATE_URL);
     let content = "<h1>Условия</h1><p>Plain Latin text, café, 10 €.</p>";
     let facts = facts(event(Language::Russian, "Условия", content));
     let pdf = renderer.render_agreement(&facts).unwrap();

@@ -128,7 +128,10 @@ fn a_ca_issued_signer_verifies_with_only_the_root_trusted() {
             Some(&pki.read("chain.pem")),
         )
         .unwrap();
-        let pdf = certificate(&PdfRenderer::new(identity, FontLibrary::from_env(), BASE_URL), &english_facts());
+        let pdf = certificate(
+            &PdfRenderer::new(identity, FontLibrary::from_env(), SIGNING_CERTIFICATE_URL),
+            &english_facts(),
+        );
         let verified = verify_pdf_signature(&pdf, std::slice::from_ref(&root)).unwrap();
         assert_eq!(verified.trusted_certificate_der, root, "{leaf}");
         let unrelated = SigningIdentity::generate("Unrelated").unwrap().certificate_der().to_vec();

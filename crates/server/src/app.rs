@@ -22,6 +22,7 @@ use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_http::client_ip::TrustedProxies;
 use clickwrap_http::export::{ExportFormat, export_response};
+use clickwrap_http::openapi::{DocumentedParameters, OpenApiError};
 use clickwrap_http::problem::ApiError;
 use clickwrap_http::{ApiState, api};
 use clickwrap_postgres::PgStore;
@@ -50,6 +51,9 @@ pub(crate) enum StartError {
     NoMasterKey,
     #[error(transparent)]
     Keyring(#[from] clickwrap_domain::keys::KeyringError),
+    /// The unknown-parameter check has no list to check against.
+    #[error(transparent)]
+    OpenApi(#[from] OpenApiError),
     #[error("{0}")]
     Other(String),
 }
@@ -256,9 +260,11 @@ pub(crate) async fn serve(
     (service, signing_certificate_pem): (ClickwrapService, String),
     extra: ExtraRoutes,
 ) -> Result<(), StartError> {
+    // Before anything starts: without it, the API would take any misspelt query parameter.
+    let documented_parameters = DocumentedParameters::compiled()?;
     let deliveries: Arc<PgStore> = Arc::new(store.clone());
     let mut dispatcher_config = DispatcherConfig::with_settings(
-        &config.webhook_retry_delays,
+        config.webhook_retry.clone(),
         config.webhook_timeout,
         webhook_allow(&config),
         config.webhook_ca_file.clone().map(PathBuf::from),
@@ -305,6 +311,7 @@ pub(crate) async fn serve(
         signing_certificate_pem,
         webhook_allow: webhook_allow(&config),
         deliveries,
+        documented_parameters,
     });
     let metrics = web::Data::new(Metrics::default());
     let (stop_background, stopped) = watch::channel(false);
@@ -660,5 +667,17 @@ async fn purge_webhook_deliveries(
             _ = tokio::time::sleep(PURGE_INTERVAL) => {}
             _ = stop.changed() => return,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_openapi_document_without_parameters_stops_the_start_with_its_reason() {
+        let error = StartError::from(DocumentedParameters::from_document("{}").unwrap_err());
+        assert_eq!(error.exit_code(), 1);
+        assert_eq!(error.explain(), "the compiled OpenAPI document has no `paths` object");
     }
 }

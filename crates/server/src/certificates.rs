@@ -20,7 +20,8 @@ pub(crate) async fn renderer(config: &Config, store: &PgStore, master: &MasterKe
         tracing::info!(%script, font = %path.display(), "certificate font");
     }
     tracing::info!(fingerprint = %identity.fingerprint_hex(), "certificate signing identity");
-    let renderer = PdfRenderer::new(identity, fonts, &config.public_url);
+    let certificate_url = format!("{}{}", config.public_url, clickwrap_http::SIGNING_CERTIFICATE_PATH);
+    let renderer = PdfRenderer::new(identity, fonts, &certificate_url);
     crate::timestamps::with_configured_authority(renderer, config)
 }
 

@@ -3,11 +3,14 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::ops::RangeInclusive;
 use std::path::Path;
+use std::str::FromStr;
 use std::time::Duration;
 
 use clickwrap_domain::keys::MasterKeys;
 use clickwrap_domain::webhooks::cidr::Cidr;
+use clickwrap_domain::webhooks::dispatch::{InvalidRetryDelays, RetryPolicy};
 use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_postgres::database::DatabaseUrl;
 
@@ -54,7 +57,8 @@ pub(crate) struct Config {
     /// How long the public endpoints may serve an app or template from memory (zero: never).
     pub(crate) serving_cache_ttl: Duration,
     pub(crate) pool_size: usize,
-    pub(crate) webhook_retry_delays: Vec<Duration>,
+    /// `CLICKWRAP_WEBHOOK_RETRY_DELAYS`, in the one grammar of [`RetryPolicy::parse_secs`].
+    pub(crate) webhook_retry: RetryPolicy,
     pub(crate) webhook_timeout: Duration,
     pub(crate) webhook_allow_cidrs: Vec<Cidr>,
     pub(crate) webhook_ca_file: Option<String>,
@@ -109,318 +113,282 @@ pub(crate) fn read_file(path: &Path) -> Result<HashMap<String, String>, ConfigEr
     Ok(values)
 }
 
-impl Config {
-    /// From the variables (`lookup` is the environment, over the file's values).
-    pub(crate) fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
-        let mut problems = Vec::new();
-        let take = |name: &str, default: &str| {
-            lookup(name).filter(|v| !v.trim().is_empty()).unwrap_or_else(|| default.to_owned())
-        };
+/// What a setting is when its variable is unset or blank.
+#[derive(Debug, Clone, Copy)]
+enum DefaultValue {
+    /// This text, read as if it were given.
+    Text(&'static str),
+    /// Nothing: the setting is off.
+    Unset,
+    /// A value that comes from elsewhere (another setting, the machine), as the documentation says.
+    Derived,
+}
 
-        let database_url = parse_or(&mut problems, "DATABASE_URL", &take("DATABASE_URL", DEFAULT_DATABASE_URL), |v| {
-            DatabaseUrl::parse(v).map_err(|e| e.to_string())
-        });
-        let migration_url_text = take("CLICKWRAP_MIGRATION_DATABASE_URL", "");
-        let migration_database_url = if migration_url_text.is_empty() {
-            None
-        } else {
-            parse_or(&mut problems, "CLICKWRAP_MIGRATION_DATABASE_URL", &migration_url_text, |v| {
-                DatabaseUrl::parse(v).map_err(|e| e.to_string())
-            })
+/// Why a value was refused.
+#[derive(Debug)]
+enum Refused {
+    /// Said after `NAME=value: `.
+    Because(String),
+    /// Whole lines that name the setting themselves (one per bad item of a list).
+    Lines(Vec<String>),
+}
+
+impl From<String> for Refused {
+    fn from(why: String) -> Self {
+        Refused::Because(why)
+    }
+}
+
+impl From<&str> for Refused {
+    fn from(why: &str) -> Self {
+        Refused::Because(why.to_owned())
+    }
+}
+
+/// Reads a value into the configuration.
+type Parse = fn(&str, &mut Config) -> Result<(), Refused>;
+
+/// How a setting's value is read.
+#[derive(Clone, Copy)]
+enum Parser {
+    /// On its own: writes what it read into the configuration.
+    Alone(Parse),
+    /// Together with other settings, after the table (the master keys: a file or the key itself,
+    /// and the previous one only with a current one).
+    Together,
+}
+
+/// One setting the server reads.
+struct Setting {
+    name: &'static str,
+    default: DefaultValue,
+    /// Never shown in an error (it may hold a password or a key).
+    secret: bool,
+    parser: Parser,
+}
+
+impl Setting {
+    const fn plain(name: &'static str, default: DefaultValue, parse: Parse) -> Self {
+        Self { name, default, secret: false, parser: Parser::Alone(parse) }
+    }
+
+    const fn secret(name: &'static str, default: DefaultValue, parse: Parse) -> Self {
+        Self { name, default, secret: true, parser: Parser::Alone(parse) }
+    }
+
+    /// A setting without a default, read with others after the table.
+    const fn read_together(name: &'static str, secret: bool) -> Self {
+        Self { name, default: DefaultValue::Unset, secret, parser: Parser::Together }
+    }
+}
+
+use DefaultValue::{Derived, Text, Unset};
+
+/// Every setting, in the order they are read and their problems listed.
+static SETTINGS: [Setting; 30] = [
+    Setting::secret("DATABASE_URL", Text(DEFAULT_DATABASE_URL), |v, c| set(&mut c.database_url, database_url(v))),
+    Setting::secret("CLICKWRAP_MIGRATION_DATABASE_URL", Unset, |v, c| {
+        set(&mut c.migration_database_url, database_url(v).map(Some))
+    }),
+    Setting::plain("CLICKWRAP_DATABASE_POOLER", Text("none"), |v, c| {
+        let pooler = match v.to_ascii_lowercase().as_str() {
+            "none" => Ok(Pooler::None),
+            "transaction" => Ok(Pooler::Transaction),
+            _ => Err("must be none or transaction"),
         };
-        if let (Some(serving), Some(_)) = (&database_url, &migration_database_url)
-            && serving.user().is_none()
-        {
+        set(&mut c.database_pooler, pooler)
+    }),
+    Setting::secret("CLICKWRAP_DATABASE_DIRECT_URL", Unset, |v, c| {
+        set(&mut c.database_direct_url, database_url(v).map(Some))
+    }),
+    Setting::plain("CLICKWRAP_LISTEN", Text(DEFAULT_LISTEN), |v, c| {
+        set(&mut c.listen, v.parse().map_err(|_| "must be an address and port like 127.0.0.1:8080 or [::]:8080"))
+    }),
+    Setting::plain("CLICKWRAP_PUBLIC_URL", Derived, |v, c| {
+        let url =
+            Some(v.trim_end_matches('/').to_owned()).filter(|_| v.starts_with("https://") || v.starts_with("http://"));
+        set(&mut c.public_url, url.ok_or("must start with https:// or http://"))
+    }),
+    Setting::plain("CLICKWRAP_TRUSTED_PROXIES", Unset, |v, c| {
+        set(&mut c.trusted_proxies, cidrs("CLICKWRAP_TRUSTED_PROXIES", v))
+    }),
+    Setting::plain("CLICKWRAP_RATE_LIMIT_PER_HOUR", Text("1000"), |v, c| {
+        set(&mut c.rate_limit_per_hour, within(v, 1..=u64::MAX, "must be a whole number above 0"))
+    }),
+    Setting::plain("CLICKWRAP_RATE_LIMIT_SYNC_MS", Text("250"), |v, c| {
+        set(&mut c.rate_limit_sync, millis(v, 10..=60_000))
+    }),
+    Setting::plain("CLICKWRAP_SIGNATURE_TTL_SECS", Text("604800"), |v, c| {
+        let secs = within(v, 1..=u64::MAX, "must be a whole number of seconds above 0");
+        set(&mut c.signature_ttl, secs.map(Duration::from_secs))
+    }),
+    Setting::plain("CLICKWRAP_SERVING_CACHE_MS", Text("1000"), |v, c| {
+        set(&mut c.serving_cache_ttl, millis(v, 0..=60_000))
+    }),
+    Setting::plain("CLICKWRAP_DB_POOL_SIZE", Text("16"), |v, c| {
+        set(&mut c.pool_size, within(v, 1..=1000, "must be a whole number from 1 to 1000"))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_RETRY_DELAYS", Text("60,120,240"), |v, c| {
+        set(&mut c.webhook_retry, webhook_retry_delays(v))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_TIMEOUT_SECS", Text("10"), |v, c| {
+        set(&mut c.webhook_timeout, seconds(v, 1..=300))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", Unset, |v, c| {
+        set(&mut c.webhook_allow_cidrs, cidrs("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", v))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_CA_FILE", Unset, |v, c| {
+        set(
+            &mut c.webhook_ca_file,
+            Some(v.to_owned()).filter(|_| Path::new(v).is_file()).ok_or("no such file").map(Some),
+        )
+    }),
+    Setting::secret("CLICKWRAP_TSA_URL", Unset, |v, c| {
+        let url = v
+            .parse::<http::Uri>()
+            .ok()
+            .filter(|uri| matches!(uri.scheme_str(), Some("http" | "https")) && uri.host().is_some())
+            .ok_or("must be an http:// or https:// URL");
+        set(&mut c.tsa_url, url.map(Some))
+    }),
+    Setting::plain("CLICKWRAP_TSA_TIMEOUT_SECS", Text("10"), |v, c| set(&mut c.tsa_timeout, seconds(v, 1..=60))),
+    Setting::plain("CLICKWRAP_LOG_FORMAT", Text("text"), |v, c| {
+        let format = match v.to_ascii_lowercase().as_str() {
+            "text" => Ok(LogFormat::Text),
+            "json" => Ok(LogFormat::Json),
+            _ => Err("must be text or json"),
+        };
+        set(&mut c.log_format, format)
+    }),
+    Setting::read_together("CLICKWRAP_MASTER_KEY_FILE", false),
+    Setting::read_together("CLICKWRAP_MASTER_KEY", true),
+    Setting::read_together("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE", false),
+    Setting::plain("CLICKWRAP_LOG", Text("info"), |v, c| set(&mut c.log_filter, log_filter(v))),
+    Setting::plain("CLICKWRAP_METRICS_LISTEN", Unset, |v, c| {
+        let address = v.parse().map_err(|_| "must be an address and port like 127.0.0.1:9090 or [::]:9090");
+        set(&mut c.metrics_listen, address.map(Some))
+    }),
+    Setting::plain("CLICKWRAP_CPU_THREADS", Derived, |v, c| {
+        set(&mut c.cpu_threads, within(v, 1..=256, "must be a whole number from 1 to 256"))
+    }),
+    Setting::plain("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", Text("86400"), |v, c| {
+        let secs = within(v, 0..=u64::MAX, "must be a whole number of seconds");
+        set(&mut c.unverified_event_grace, secs.map(Duration::from_secs))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_RETENTION_DAYS", Text("30"), |v, c| {
+        set(&mut c.webhook_retention.delivered, retention_days(v))
+    }),
+    Setting::plain("CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS", Text("90"), |v, c| {
+        set(&mut c.webhook_retention.failed, retention_days(v))
+    }),
+    Setting::plain("CLICKWRAP_POLL_MS", Text("500"), |v, c| set(&mut c.poll_interval, millis(v, 10..=60_000))),
+    Setting::plain("CLICKWRAP_SHUTDOWN_DRAIN_SECS", Text("5"), |v, c| set(&mut c.shutdown_drain, seconds(v, 0..=300))),
+];
+
+/// Stores a parsed value, or says why there is none.
+fn set<T, E: Into<Refused>>(field: &mut T, parsed: Result<T, E>) -> Result<(), Refused> {
+    *field = parsed.map_err(Into::into)?;
+    Ok(())
+}
+
+/// The value as it may be shown in an error: a secret never is.
+fn shown(name: &str, value: &str) -> String {
+    if SETTINGS.iter().any(|setting| setting.name == name && setting.secret) {
+        "<hidden>".to_owned()
+    } else {
+        format!("{value:?}")
+    }
+}
+
+impl Config {
+    /// Each setting's value before it is read: every one is overwritten by its value or default,
+    /// except the [`DefaultValue::Derived`] ones, which start here or are set after the table.
+    fn unread() -> Result<Self, ConfigError> {
+        let database_url = database_url(DEFAULT_DATABASE_URL).map_err(|why| ConfigError(vec![why]))?;
+        Ok(Self {
+            database_url,
+            migration_database_url: None,
+            database_pooler: Pooler::None,
+            database_direct_url: None,
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            public_url: String::new(),
+            trusted_proxies: Vec::new(),
+            rate_limit_per_hour: 0,
+            rate_limit_sync: Duration::ZERO,
+            signature_ttl: Duration::ZERO,
+            serving_cache_ttl: Duration::ZERO,
+            pool_size: 0,
+            webhook_retry: RetryPolicy::default(),
+            webhook_timeout: Duration::ZERO,
+            webhook_allow_cidrs: Vec::new(),
+            webhook_ca_file: None,
+            tsa_url: None,
+            tsa_timeout: Duration::ZERO,
+            log_format: LogFormat::Text,
+            master_keys: None,
+            log_filter: String::new(),
+            metrics_listen: None,
+            cpu_threads: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            unverified_event_grace: Duration::ZERO,
+            webhook_retention: DeliveryRetention::DEFAULT,
+            poll_interval: Duration::ZERO,
+            shutdown_drain: Duration::ZERO,
+        })
+    }
+
+    /// From the variables (`lookup` is the environment, over the file's values): each setting of
+    /// [`SETTINGS`] in turn, then the rules between settings. Every bad value is named.
+    pub(crate) fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let given = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        let mut config = Self::unread()?;
+        let mut problems = Vec::new();
+        let mut refused = Vec::new();
+        for setting in &SETTINGS {
+            let Parser::Alone(parse) = setting.parser else { continue };
+            let value = match (given(setting.name), setting.default) {
+                (Some(value), _) => value,
+                (None, DefaultValue::Text(default)) => default.to_owned(),
+                (None, DefaultValue::Unset | DefaultValue::Derived) => continue,
+            };
+            match parse(&value, &mut config) {
+                Ok(()) => continue,
+                Err(Refused::Because(why)) => {
+                    problems.push(format!("{}={}: {why}", setting.name, shown(setting.name, &value)))
+                }
+                Err(Refused::Lines(lines)) => problems.extend(lines),
+            }
+            refused.push(setting.name);
+        }
+        let read = |names: &[&str]| names.iter().all(|name| !refused.contains(name));
+        config.master_keys = master_keys(&mut problems, &|name| given(name).unwrap_or_default());
+        if config.public_url.is_empty() {
+            config.public_url = format!("http://{}", config.listen);
+        }
+        if config.migration_database_url.is_some() && config.database_url.user().is_none() && read(&["DATABASE_URL"]) {
             problems.push(
                 "DATABASE_URL=<hidden>: must name its user (postgres://USER@host/db) when \
                  CLICKWRAP_MIGRATION_DATABASE_URL is set: that role is granted what the server needs"
                     .to_owned(),
             );
         }
-        let database_pooler = parse_or(
-            &mut problems,
-            "CLICKWRAP_DATABASE_POOLER",
-            &take("CLICKWRAP_DATABASE_POOLER", "none"),
-            |v| match v.to_ascii_lowercase().as_str() {
-                "none" => Ok(Pooler::None),
-                "transaction" => Ok(Pooler::Transaction),
-                _ => Err("must be none or transaction".into()),
-            },
-        );
-        let direct_url_text = take("CLICKWRAP_DATABASE_DIRECT_URL", "");
-        let database_direct_url = if direct_url_text.is_empty() {
-            None
-        } else {
-            parse_or(&mut problems, "CLICKWRAP_DATABASE_DIRECT_URL", &direct_url_text, |v| {
-                DatabaseUrl::parse(v).map_err(|e| e.to_string())
-            })
-        };
-        if let (Some(pooled), Some(direct)) = (&database_url, &database_direct_url)
-            && pooled.database() != direct.database()
+        if let Some(direct) = &config.database_direct_url
+            && direct.database() != config.database_url.database()
+            && read(&["DATABASE_URL"])
         {
             problems.push(format!(
                 "CLICKWRAP_DATABASE_DIRECT_URL=<hidden>: must name the same database as DATABASE_URL ({}), not {}",
-                pooled.database(),
+                config.database_url.database(),
                 direct.database()
             ));
         }
-        let listen_text = take("CLICKWRAP_LISTEN", DEFAULT_LISTEN);
-        let listen = parse_or(&mut problems, "CLICKWRAP_LISTEN", &listen_text, |v| {
-            v.parse::<SocketAddr>().map_err(|_| "must be an address and port like 127.0.0.1:8080 or [::]:8080".into())
-        });
-        let public_url_text = take("CLICKWRAP_PUBLIC_URL", "");
-        let public_url = if public_url_text.is_empty() {
-            listen.map(|addr| format!("http://{addr}"))
-        } else if public_url_text.starts_with("https://") || public_url_text.starts_with("http://") {
-            Some(public_url_text.trim_end_matches('/').to_owned())
-        } else {
-            problems.push(format!("CLICKWRAP_PUBLIC_URL={public_url_text:?}: must start with https:// or http://"));
-            None
-        };
-        let trusted_proxies = cidrs(&mut problems, "CLICKWRAP_TRUSTED_PROXIES", &take("CLICKWRAP_TRUSTED_PROXIES", ""));
-        let rate_limit_per_hour = parse_or(
-            &mut problems,
-            "CLICKWRAP_RATE_LIMIT_PER_HOUR",
-            &take("CLICKWRAP_RATE_LIMIT_PER_HOUR", "1000"),
-            |v| v.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| "must be a whole number above 0".into()),
-        );
-        let rate_limit_sync = parse_or(
-            &mut problems,
-            "CLICKWRAP_RATE_LIMIT_SYNC_MS",
-            &take("CLICKWRAP_RATE_LIMIT_SYNC_MS", "250"),
-            |v| {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|n| (10..=60_000).contains(n))
-                    .map(Duration::from_millis)
-                    .ok_or_else(|| "must be 10 to 60000 milliseconds".into())
-            },
-        );
-        let signature_ttl = parse_or(
-            &mut problems,
-            "CLICKWRAP_SIGNATURE_TTL_SECS",
-            &take("CLICKWRAP_SIGNATURE_TTL_SECS", "604800"),
-            |v| {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .map(Duration::from_secs)
-                    .ok_or_else(|| "must be a whole number of seconds above 0".into())
-            },
-        );
-        let serving_cache_ttl =
-            parse_or(&mut problems, "CLICKWRAP_SERVING_CACHE_MS", &take("CLICKWRAP_SERVING_CACHE_MS", "1000"), |v| {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|n| *n <= 60_000)
-                    .map(Duration::from_millis)
-                    .ok_or_else(|| "must be 0 to 60000 milliseconds".into())
-            });
-        let pool_size = parse_or(&mut problems, "CLICKWRAP_DB_POOL_SIZE", &take("CLICKWRAP_DB_POOL_SIZE", "16"), |v| {
-            v.parse::<usize>()
-                .ok()
-                .filter(|n| (1..=1000).contains(n))
-                .ok_or_else(|| "must be a whole number from 1 to 1000".into())
-        });
-        let webhook_retry_delays = parse_or(
-            &mut problems,
-            "CLICKWRAP_WEBHOOK_RETRY_DELAYS",
-            &take("CLICKWRAP_WEBHOOK_RETRY_DELAYS", "60,120,240"),
-            |v| {
-                v.split(',')
-                    .map(|d| d.trim().parse::<u64>().map(Duration::from_secs))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|_| "must be a comma-separated list of seconds like 60,120,240".into())
-            },
-        );
-        let webhook_timeout = parse_or(
-            &mut problems,
-            "CLICKWRAP_WEBHOOK_TIMEOUT_SECS",
-            &take("CLICKWRAP_WEBHOOK_TIMEOUT_SECS", "10"),
-            |v| {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|n| (1..=300).contains(n))
-                    .map(Duration::from_secs)
-                    .ok_or_else(|| "must be 1 to 300 seconds".into())
-            },
-        );
-        let webhook_allow_cidrs =
-            cidrs(&mut problems, "CLICKWRAP_WEBHOOK_ALLOW_CIDRS", &take("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", ""));
-        let ca_file = take("CLICKWRAP_WEBHOOK_CA_FILE", "");
-        let webhook_ca_file = if ca_file.is_empty() {
-            None
-        } else if Path::new(&ca_file).is_file() {
-            Some(ca_file)
-        } else {
-            problems.push(format!("CLICKWRAP_WEBHOOK_CA_FILE={ca_file:?}: no such file"));
-            None
-        };
-        let tsa_url_text = take("CLICKWRAP_TSA_URL", "");
-        let tsa_url = if tsa_url_text.is_empty() {
-            None
-        } else {
-            parse_or(&mut problems, "CLICKWRAP_TSA_URL", &tsa_url_text, |v| {
-                v.parse::<http::Uri>()
-                    .ok()
-                    .filter(|uri| matches!(uri.scheme_str(), Some("http" | "https")) && uri.host().is_some())
-                    .ok_or_else(|| "must be an http:// or https:// URL".into())
-            })
-        };
-        let tsa_timeout =
-            parse_or(&mut problems, "CLICKWRAP_TSA_TIMEOUT_SECS", &take("CLICKWRAP_TSA_TIMEOUT_SECS", "10"), |v| {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|n| (1..=60).contains(n))
-                    .map(Duration::from_secs)
-                    .ok_or_else(|| "must be 1 to 60 seconds".into())
-            });
-        let log_format = parse_or(&mut problems, "CLICKWRAP_LOG_FORMAT", &take("CLICKWRAP_LOG_FORMAT", "text"), |v| {
-            match v.to_ascii_lowercase().as_str() {
-                "text" => Ok(LogFormat::Text),
-                "json" => Ok(LogFormat::Json),
-                _ => Err("must be text or json".into()),
-            }
-        });
-
-        let master_keys = master_keys(&mut problems, &take);
-        // Refused values are in `problems`, so the placeholders below are never used.
-        let log_filter =
-            parse_or(&mut problems, "CLICKWRAP_LOG", &take("CLICKWRAP_LOG", "info"), log_filter).unwrap_or_default();
-        let metrics_listen_text = take("CLICKWRAP_METRICS_LISTEN", "");
-        let metrics_listen = if metrics_listen_text.is_empty() {
-            None
-        } else {
-            parse_or(&mut problems, "CLICKWRAP_METRICS_LISTEN", &metrics_listen_text, |v| {
-                v.parse::<SocketAddr>()
-                    .map_err(|_| "must be an address and port like 127.0.0.1:9090 or [::]:9090".into())
-            })
-        };
-        if metrics_listen.is_some() && metrics_listen == listen {
+        if config.metrics_listen == Some(config.listen) && read(&["CLICKWRAP_LISTEN"]) {
             problems.push(format!(
-                "CLICKWRAP_METRICS_LISTEN={metrics_listen_text:?}: must differ from CLICKWRAP_LISTEN (leave it unset \
-                 to serve /metrics there)"
+                "CLICKWRAP_METRICS_LISTEN={:?}: must differ from CLICKWRAP_LISTEN (leave it unset to serve /metrics \
+                 there)",
+                given("CLICKWRAP_METRICS_LISTEN").unwrap_or_default()
             ));
         }
-        let default_cpu_threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-        let cpu_threads = parse_or(
-            &mut problems,
-            "CLICKWRAP_CPU_THREADS",
-            &take("CLICKWRAP_CPU_THREADS", &default_cpu_threads.to_string()),
-            |v| {
-                v.parse::<usize>()
-                    .ok()
-                    .filter(|n| (1..=256).contains(n))
-                    .ok_or_else(|| "must be a whole number from 1 to 256".into())
-            },
-        );
-        let unverified_event_grace = parse_or(
-            &mut problems,
-            "CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS",
-            &take("CLICKWRAP_UNVERIFIED_EVENT_GRACE_SECS", "86400"),
-            |v| v.parse::<u64>().map(Duration::from_secs).map_err(|_| "must be a whole number of seconds".into()),
-        );
-        let retention_days = |v: &str| {
-            v.parse::<i64>()
-                .ok()
-                .filter(|n| (1..=36_500).contains(n))
-                .map(time::Duration::days)
-                .ok_or_else(|| "must be a whole number of days from 1 to 36500".to_owned())
-        };
-        let webhook_retention = parse_or(
-            &mut problems,
-            "CLICKWRAP_WEBHOOK_RETENTION_DAYS",
-            &take("CLICKWRAP_WEBHOOK_RETENTION_DAYS", "30"),
-            retention_days,
-        );
-        let webhook_failed_retention = parse_or(
-            &mut problems,
-            "CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS",
-            &take("CLICKWRAP_WEBHOOK_FAILED_RETENTION_DAYS", "90"),
-            retention_days,
-        );
-        let poll_interval = parse_or(&mut problems, "CLICKWRAP_POLL_MS", &take("CLICKWRAP_POLL_MS", "500"), |v| {
-            v.parse::<u64>()
-                .ok()
-                .filter(|n| (10..=60_000).contains(n))
-                .map(Duration::from_millis)
-                .ok_or_else(|| "must be 10 to 60000 milliseconds".into())
-        });
-        let shutdown_drain = parse_or(
-            &mut problems,
-            "CLICKWRAP_SHUTDOWN_DRAIN_SECS",
-            &take("CLICKWRAP_SHUTDOWN_DRAIN_SECS", "5"),
-            |v| {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|n| *n <= 300)
-                    .map(Duration::from_secs)
-                    .ok_or_else(|| "must be 0 to 300 seconds".into())
-            },
-        );
-
-        match (
-            database_url,
-            listen,
-            public_url,
-            rate_limit_per_hour,
-            signature_ttl,
-            serving_cache_ttl,
-            pool_size,
-            webhook_retry_delays,
-            webhook_timeout,
-            tsa_timeout,
-            log_format,
-        ) {
-            (
-                Some(database_url),
-                Some(listen),
-                Some(public_url),
-                Some(rate_limit_per_hour),
-                Some(signature_ttl),
-                Some(serving_cache_ttl),
-                Some(pool_size),
-                Some(webhook_retry_delays),
-                Some(webhook_timeout),
-                Some(tsa_timeout),
-                Some(log_format),
-            ) if problems.is_empty() => Ok(Self {
-                database_url,
-                migration_database_url,
-                // `Some` when there were no problems, as below.
-                database_pooler: database_pooler.unwrap_or(Pooler::None),
-                database_direct_url,
-                listen,
-                public_url,
-                trusted_proxies,
-                rate_limit_per_hour,
-                // `Some` when there were no problems, as below.
-                rate_limit_sync: rate_limit_sync.unwrap_or_default(),
-                signature_ttl,
-                serving_cache_ttl,
-                pool_size,
-                webhook_retry_delays,
-                webhook_timeout,
-                webhook_allow_cidrs,
-                webhook_ca_file,
-                tsa_url,
-                tsa_timeout,
-                log_format,
-                master_keys,
-                log_filter,
-                metrics_listen,
-                // Both are `Some` when there were no problems.
-                cpu_threads: cpu_threads.unwrap_or(1),
-                unverified_event_grace: unverified_event_grace.unwrap_or_default(),
-                webhook_retention: DeliveryRetention {
-                    delivered: webhook_retention.unwrap_or(DeliveryRetention::DEFAULT.delivered),
-                    failed: webhook_failed_retention.unwrap_or(DeliveryRetention::DEFAULT.failed),
-                },
-                poll_interval: poll_interval.unwrap_or(Duration::from_millis(500)),
-                shutdown_drain: shutdown_drain.unwrap_or_default(),
-            }),
-            _ => Err(ConfigError(problems)),
-        }
+        if problems.is_empty() { Ok(config) } else { Err(ConfigError(problems)) }
     }
 }
 
@@ -442,38 +410,11 @@ impl Config {
     }
 }
 
-fn parse_or<T>(
-    problems: &mut Vec<String>,
-    name: &str,
-    value: &str,
-    parse: impl FnOnce(&str) -> Result<T, String>,
-) -> Option<T> {
-    match parse(value) {
-        Ok(parsed) => Some(parsed),
-        Err(why) => {
-            // The database and TSA URLs may hold a password: never echo them.
-            let shown = if matches!(
-                name,
-                "DATABASE_URL"
-                    | "CLICKWRAP_MIGRATION_DATABASE_URL"
-                    | "CLICKWRAP_DATABASE_DIRECT_URL"
-                    | "CLICKWRAP_TSA_URL"
-            ) {
-                "<hidden>".to_owned()
-            } else {
-                format!("{value:?}")
-            };
-            problems.push(format!("{name}={shown}: {why}"));
-            None
-        }
-    }
-}
-
 /// The master keys, when configured. The key itself is never echoed in a problem.
-fn master_keys(problems: &mut Vec<String>, take: &impl Fn(&str, &str) -> String) -> Option<MasterKeys> {
-    let file = take("CLICKWRAP_MASTER_KEY_FILE", "");
-    let inline = take("CLICKWRAP_MASTER_KEY", "");
-    let previous_file = take("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE", "");
+fn master_keys(problems: &mut Vec<String>, take: &impl Fn(&str) -> String) -> Option<MasterKeys> {
+    let file = take("CLICKWRAP_MASTER_KEY_FILE");
+    let inline = take("CLICKWRAP_MASTER_KEY");
+    let previous_file = take("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE");
     let from_file = |name: &str, path: &str| {
         crate::master_key::read_file(Path::new(path)).map_err(|e| format!("{name}={path:?}: {e}"))
     };
@@ -525,15 +466,49 @@ fn log_filter(value: &str) -> Result<String, String> {
     Ok(normalized)
 }
 
-fn cidrs(problems: &mut Vec<String>, name: &str, value: &str) -> Vec<Cidr> {
+/// Whole seconds separated by commas, as the domain reads them; a malformed list keeps the message
+/// that shows the expected form.
+fn webhook_retry_delays(value: &str) -> Result<RetryPolicy, String> {
+    RetryPolicy::parse_secs(value).map_err(|e| match e {
+        InvalidRetryDelays::Malformed => "must be a comma-separated list of seconds like 60,120,240".to_owned(),
+        other => other.to_string(),
+    })
+}
+
+/// Ranges separated by commas; each bad one is a line of its own.
+fn cidrs(name: &str, value: &str) -> Result<Vec<Cidr>, Refused> {
     let mut ranges = Vec::new();
+    let mut problems = Vec::new();
     for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         match part.parse::<Cidr>() {
             Ok(range) => ranges.push(range),
             Err(e) => problems.push(format!("{name}: {e}")),
         }
     }
-    ranges
+    if problems.is_empty() { Ok(ranges) } else { Err(Refused::Lines(problems)) }
+}
+
+fn database_url(value: &str) -> Result<DatabaseUrl, String> {
+    DatabaseUrl::parse(value).map_err(|e| e.to_string())
+}
+
+/// A number within `bounds`, else `expected`.
+fn within<T: FromStr + PartialOrd>(value: &str, bounds: RangeInclusive<T>, expected: &str) -> Result<T, String> {
+    value.parse::<T>().ok().filter(|n| bounds.contains(n)).ok_or_else(|| expected.to_owned())
+}
+
+fn millis(value: &str, bounds: RangeInclusive<u64>) -> Result<Duration, String> {
+    let expected = format!("must be {} to {} milliseconds", bounds.start(), bounds.end());
+    within(value, bounds, &expected).map(Duration::from_millis)
+}
+
+fn seconds(value: &str, bounds: RangeInclusive<u64>) -> Result<Duration, String> {
+    let expected = format!("must be {} to {} seconds", bounds.start(), bounds.end());
+    within(value, bounds, &expected).map(Duration::from_secs)
+}
+
+fn retention_days(value: &str) -> Result<time::Duration, String> {
+    within(value, 1..=36_500, "must be a whole number of days from 1 to 36500").map(time::Duration::days)
 }
 
 #[cfg(test)]
@@ -546,6 +521,35 @@ mod tests {
     }
 
     #[test]
+    fn the_table_and_the_documentation_list_the_same_settings_and_defaults() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/configuration.md")).unwrap();
+        // `| `NAME` | default | meaning |` rows.
+        let rows: HashMap<&str, &str> = doc
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|row| row.split_once("` | "))
+            .map(|(name, rest)| (name, rest.split(" | ").next().unwrap_or_default()))
+            .collect();
+        // Read by the fonts library, not by this configuration.
+        let elsewhere = ["CLICKWRAP_FONT_DIR"];
+        let mut documented: Vec<&str> = rows.keys().copied().filter(|name| !elsewhere.contains(name)).collect();
+        let mut read: Vec<&str> = SETTINGS.iter().map(|setting| setting.name).collect();
+        documented.sort_unstable();
+        read.sort_unstable();
+        assert_eq!(documented, read);
+        for setting in &SETTINGS {
+            let documented = rows[setting.name];
+            match setting.default {
+                DefaultValue::Text(text) => {
+                    assert!(documented.starts_with(&format!("`{text}`")), "{}: {documented}", setting.name)
+                }
+                DefaultValue::Unset => assert!(documented.starts_with("none"), "{}: {documented}", setting.name),
+                DefaultValue::Derived => assert!(!documented.starts_with("none"), "{}: {documented}", setting.name),
+            }
+        }
+    }
+
+    #[test]
     fn defaults_are_the_documented_ones() {
         let c = config(&[]).unwrap();
         assert_eq!(c.database_url.to_string(), DEFAULT_DATABASE_URL);
@@ -554,8 +558,8 @@ mod tests {
         assert_eq!(c.rate_limit_per_hour, 1000);
         assert_eq!(c.rate_limit_sync, Duration::from_millis(250));
         assert_eq!(
-            c.webhook_retry_delays,
-            vec![Duration::from_secs(60), Duration::from_secs(120), Duration::from_secs(240)]
+            c.webhook_retry.delays(),
+            [time::Duration::seconds(60), time::Duration::seconds(120), time::Duration::seconds(240)]
         );
         assert_eq!(c.webhook_timeout, Duration::from_secs(10));
         assert_eq!(c.log_format, LogFormat::Text);
@@ -639,6 +643,25 @@ mod tests {
                 let text = config(&[(name, bad)]).unwrap_err().to_string();
                 assert!(text.contains(name) && text.contains("whole number of days"), "{name}={bad:?}: {text}");
             }
+        }
+    }
+
+    #[test]
+    fn webhook_retry_delays_are_whole_seconds_within_bounds() {
+        let c = config(&[("CLICKWRAP_WEBHOOK_RETRY_DELAYS", " 1, 2 ,86400 ")]).unwrap();
+        assert_eq!(
+            c.webhook_retry.delays(),
+            [time::Duration::seconds(1), time::Duration::seconds(2), time::Duration::seconds(86_400)]
+        );
+        let too_many = ["1"; 21].join(",");
+        for (bad, why) in [
+            ("60,x", "must be a comma-separated list of seconds like 60,120,240"),
+            ("+5", "must be a comma-separated list of seconds like 60,120,240"),
+            ("86401", "a retry delay must be between 0 and 86400 seconds"),
+            (too_many.as_str(), "at most 20 retry delays may be given"),
+        ] {
+            let text = config(&[("CLICKWRAP_WEBHOOK_RETRY_DELAYS", bad)]).unwrap_err().to_string();
+            assert!(text.contains(&format!("CLICKWRAP_WEBHOOK_RETRY_DELAYS={bad:?}: {why}")), "{text}");
         }
     }
 

@@ -248,8 +248,12 @@ mod tests {
     }
 
     fn renderer(identity: clickwrap_pdf::SigningIdentity, tsa: HttpTimestampAuthority) -> PdfRenderer {
-        PdfRenderer::new(identity, clickwrap_pdf::FontLibrary::from_env(), "https://consent.example.com")
-            .with_timestamp_authority(Arc::new(tsa))
+        PdfRenderer::new(
+            identity,
+            clickwrap_pdf::FontLibrary::from_env(),
+            "https://consent.example.com/public-client/v1/signing-certificate",
+        )
+        .with_timestamp_authority(Arc::new(tsa))
     }
 
     #[tokio::test]

@@ -12,8 +12,10 @@
 //!   server and posts `{"serviceSignature"}` to `POST /demo/verify`, which the demo server answers
 //!   with the verify response plus `certificateUrl`.
 //!
-//! Architecture invariant: no dependencies and no logic beyond filling the demo page; the SDK's
-//! behaviour lives in the JavaScript and is tested in a browser, not here.
+//! Architecture invariant: no dependency but the domain's HTML escaper, and no logic beyond filling
+//! the demo page; the SDK's behaviour lives in the JavaScript and is tested in a browser, not here.
+
+use clickwrap_domain::content::escape_html;
 
 /// The SDK's version, also written in the header of `clickwrap.js` and in `ClickwrapClient.version`.
 pub const SDK_VERSION: &str = "1.0.0";
@@ -39,28 +41,13 @@ pub const TEMPLATE_ID_PLACEHOLDER: &str = "{{TEMPLATE_ID}}";
 /// The demo page for one app and template. Both values land in HTML attributes and are escaped;
 /// each placeholder is replaced in one pass, so a value is never read as a placeholder.
 pub fn demo_page(app_id: &str, template_id: &str) -> String {
-    let app_id = escape_attribute(app_id);
-    let template_id = escape_attribute(template_id);
+    let app_id = escape_html(app_id);
+    let template_id = escape_html(template_id);
     DEMO_HTML
         .split(APP_ID_PLACEHOLDER)
         .map(|part| part.replace(TEMPLATE_ID_PLACEHOLDER, &template_id))
         .collect::<Vec<_>>()
         .join(&app_id)
-}
-
-fn escape_attribute(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#39;"),
-            other => escaped.push(other),
-        }
-    }
-    escaped
 }
 
 #[cfg(test)]

@@ -11,20 +11,19 @@
 //!   `WebhookTargetGuard`).
 //! - [`receiver`]: the receiving side's signature check, the reference handler's.
 //!
-//! Wiring, in the server:
+//! Wiring, in the server (`crates/server/src/app.rs`), whose configuration reads the
+//! `CLICKWRAP_WEBHOOK_*` variables:
 //!
 //! ```ignore
-//! let config = DispatcherConfig::from_env(|name| std::env::var(name).ok())?;
+//! let config = DispatcherConfig::with_settings(retry, timeout, allow_cidrs, ca_file)?;
 //! let dispatcher = Dispatcher::new(config, service.clone(), Arc::new(pg_store.clone()))?;
 //! // This process's verifications and redeliveries wake the dispatcher after their commit…
 //! let service = service.with_outbox_signal(Arc::new(dispatcher.waker()));
-//! // …other instances' redeliveries and released leases by NOTIFY; the rest is found by the poll.
-//! let waker = dispatcher.waker();
-//! let listener = clickwrap_postgres::deliveries::listen(database_url, move || waker.wake());
+//! // …other instances' redeliveries and released leases by `LISTEN clickwrap_webhooks`
+//! // (`clickwrap_postgres::notifications`, waking `dispatcher.waker()`); the rest by the poll.
 //! let running = dispatcher.start();
 //! // … on shutdown:
 //! running.shutdown().await;
-//! listener.stop();
 //! ```
 
 pub mod client;

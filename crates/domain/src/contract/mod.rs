@@ -32,7 +32,6 @@ mod tenants;
 
 use std::future::Future;
 use std::pin::Pin;
-use std::task::Poll;
 
 pub use apps::app_store_contract;
 pub use audit::audit_log_contract;
@@ -101,26 +100,8 @@ pub async fn all(stores: &Stores<'_>) {
 /// A boxed future of one concurrent call.
 type Task<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// Polls every future until all are done and returns their outputs in order: concurrent calls
-/// into an adapter (which, for a database, run on separate connections) without needing a runtime.
+/// Every task's output, in order, the tasks polled together: concurrent calls into an adapter
+/// (which, for a database, run on separate connections) without needing a runtime.
 async fn join_all<T>(tasks: Vec<Task<'_, T>>) -> Vec<T> {
-    let mut slots: Vec<Option<Task<'_, T>>> = tasks.into_iter().map(Some).collect();
-    let mut outputs: Vec<Option<T>> = slots.iter().map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (slot, output) in slots.iter_mut().zip(outputs.iter_mut()) {
-            if let Some(task) = slot {
-                match task.as_mut().poll(cx) {
-                    Poll::Ready(value) => {
-                        *output = Some(value);
-                        *slot = None;
-                    }
-                    Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending { Poll::Pending } else { Poll::Ready(()) }
-    })
-    .await;
-    outputs.into_iter().map(|output| output.expect("every task finished")).collect()
+    futures_util::future::join_all(tasks).await
 }

@@ -15,7 +15,7 @@ use clickwrap_domain::apps::models::App;
 use clickwrap_domain::limits::rate::{RateDecision, RateLimitKey, RateLimitedRoute};
 use serde_json::Value;
 
-use crate::middleware::{json_config, method_not_allowed};
+use crate::middleware::json_config;
 use crate::problem::{ApiError, ApiResult};
 use crate::{ApiState, OPERATOR_BODY_LIMIT, OPERATOR_PREFIX, PUBLIC_BODY_LIMIT, PUBLIC_PREFIX};
 
@@ -28,11 +28,6 @@ pub(crate) fn configure(config: &mut web::ServiceConfig) {
     );
     config
         .service(web::scope(OPERATOR_PREFIX).app_data(json_config(OPERATOR_BODY_LIMIT)).configure(operator::configure));
-}
-
-/// A path whose other methods answer 405 with `Allow: allow`.
-pub(crate) fn resource(path: &str, allow: &'static str) -> actix_web::Resource {
-    web::resource(path).default_service(method_not_allowed(allow))
 }
 
 pub(crate) fn json(status: actix_web::http::StatusCode, body: &Value) -> HttpResponse {

@@ -11,8 +11,10 @@ use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::{AppId, DeliveryId, EventId, OperatorTokenId, TemplateId, Timestamp};
 use serde_json::Value;
 
-use super::{ok, resource};
+use super::ok;
 use crate::auth::{AdminOperator, SignedInOperator};
+use crate::list_query::{self, ListQuery};
+use crate::middleware::resource;
 use crate::problem::{ApiError, ApiResult};
 use crate::query::QueryParams;
 use crate::wire::JsonObject;
@@ -379,7 +381,7 @@ async fn list_events(
     request: HttpRequest,
     SignedInOperator(operator): SignedInOperator,
 ) -> ApiResult<HttpResponse> {
-    let list = wire::events::list_query(&QueryParams::parse(request.query_string()))?;
+    let list = ListQuery::parse(&QueryParams::parse(request.query_string()))?;
     let page = state.service.list_events(operator.tenant.id, &list.filter, list.cursor.as_deref(), list.limit).await?;
     Ok(ok(&wire::events::page(&page)))
 }
@@ -392,7 +394,7 @@ async fn list_deliveries(
     request: HttpRequest,
 ) -> ApiResult<HttpResponse> {
     let query = QueryParams::parse(request.query_string());
-    let limit = wire::events::page_limit(&query)?;
+    let limit = list_query::page_limit(&query)?;
     let cursor = query.get("nextPageCursor")?;
     let page = state
         .service
@@ -524,7 +526,7 @@ async fn audit_log(
     SignedInOperator(operator): SignedInOperator,
 ) -> ApiResult<HttpResponse> {
     let query = QueryParams::parse(request.query_string());
-    let limit = wire::events::page_limit(&query)?;
+    let limit = list_query::page_limit(&query)?;
     let cursor = query.get("nextPageCursor")?;
     let page = state.service.audit_log(operator.tenant.id, cursor, limit).await?;
     Ok(ok(&wire::operator::audit_page(&page)))

@@ -11,8 +11,9 @@ use clickwrap_domain::{EndUserId, LanguagePreference, TemplateId};
 use serde_json::{Value, json};
 
 use super::cors::cors;
-use super::{json, ok, origin, rate_limit, resource, user_agent, with_rate_headers};
+use super::{json, ok, origin, rate_limit, user_agent, with_rate_headers};
 use crate::ApiState;
+use crate::middleware::resource;
 use crate::problem::{ApiError, ApiResult};
 use crate::query::QueryParams;
 use crate::wire;

@@ -6,9 +6,11 @@ use clickwrap_domain::limits::rate::RateLimitedRoute;
 use clickwrap_domain::{EndUserId, EventId, Tag, TemplateId};
 use serde::Deserialize;
 
-use super::{ok, rate_limit, resource, with_rate_headers};
+use super::{ok, rate_limit, with_rate_headers};
 use crate::ApiState;
 use crate::auth::AuthenticatedApp;
+use crate::list_query::ListQuery;
+use crate::middleware::resource;
 use crate::problem::{ApiError, ApiResult};
 use crate::query::QueryParams;
 use crate::wire;
@@ -60,7 +62,7 @@ async fn list_events(
     request: HttpRequest,
     AuthenticatedApp(app): AuthenticatedApp,
 ) -> ApiResult<HttpResponse> {
-    let list = wire::events::list_query(&query(&request))?;
+    let list = ListQuery::parse(&query(&request))?;
     let page = state.service.list_events(app.tenant_id, &list.filter, list.cursor.as_deref(), list.limit).await?;
     Ok(ok(&wire::events::page(&page)))
 }

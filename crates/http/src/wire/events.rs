@@ -1,13 +1,10 @@
-//! Clickwrap events on the wire: the spec's eleven fields, the details view, the list's filters.
+//! Clickwrap events on the wire: the spec's eleven fields, the details view, a page of the list.
 
-use clickwrap_domain::consent::models::{Action, ClickwrapEvent, EventFilter};
-use clickwrap_domain::consent::queries::{EventDetails, EventPage, PageLimit};
-use clickwrap_domain::{EndUserId, TemplateId, Timestamp};
+use clickwrap_domain::consent::models::ClickwrapEvent;
+use clickwrap_domain::consent::queries::{EventDetails, EventPage};
 use serde_json::{Map, Value, json};
 
 use super::{optional_timestamp, timestamp};
-use crate::problem::{ApiError, ApiResult};
-use crate::query::QueryParams;
 
 /// The eleven fields of a verified clickwrap event (the spec's "Clickwrap event" table).
 pub(crate) fn event(e: &ClickwrapEvent) -> Map<String, Value> {
@@ -72,40 +69,4 @@ pub(crate) fn details(d: &EventDetails) -> Value {
     });
     fields.insert("webhook".into(), webhook);
     Value::Object(fields)
-}
-
-/// The events list's query: filters, cursor and page size.
-pub(crate) struct ListQuery {
-    pub(crate) filter: EventFilter,
-    pub(crate) cursor: Option<String>,
-    pub(crate) limit: PageLimit,
-}
-
-/// The `limit` of a paged list: 1 to 100, default 20.
-pub(crate) fn page_limit(query: &QueryParams) -> ApiResult<PageLimit> {
-    match query.get("limit")? {
-        None => Ok(PageLimit::DEFAULT),
-        Some(text) => text
-            .parse::<i64>()
-            .ok()
-            .and_then(|n| PageLimit::parse(n).ok())
-            .ok_or_else(|| ApiError::invalid_field("limit", "must be an integer from 1 to 100")),
-    }
-}
-
-pub(crate) fn list_query(query: &QueryParams) -> ApiResult<ListQuery> {
-    let status = query.parsed("clickwrapEventStatus", |s| Action::parse(s).ok_or("must be ACCEPTED or DECLINED"))?;
-    let filter = EventFilter {
-        template_id: query.parsed("clickwrapTemplateId", TemplateId::parse)?,
-        end_user_id: query.parsed("endUserId", EndUserId::parse)?,
-        status,
-        from: query.parsed("from", Timestamp::parse_rfc3339)?,
-        to: query.parsed("to", Timestamp::parse_rfc3339)?,
-    };
-    let limit = page_limit(query)?;
-    let cursor = match query.get("nextPageCursor")? {
-        Some("") => return Err(ApiError::bad_request("INVALID_CURSOR", "nextPageCursor is not valid for this list")),
-        other => other.map(str::to_owned),
-    };
-    Ok(ListQuery { filter, cursor, limit })
 }

@@ -77,6 +77,7 @@ async fn instance(db: &TestDatabase, settings: Settings) -> web::Data<ApiState> 
         signing_certificate_pem: PEM.to_owned(),
         webhook_allow: clickwrap_domain::webhooks::cidr::AllowCidrs::default(),
         deliveries: Arc::new(db.store()),
+        documented_parameters: clickwrap_http::openapi::DocumentedParameters::compiled().unwrap(),
     })
 }
 

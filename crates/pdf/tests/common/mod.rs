@@ -19,14 +19,15 @@ use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity};
 
 pub(crate) mod pki;
 
-pub(crate) const BASE_URL: &str = "https://consent.example.com";
+/// Where the certificates say the signing certificate is published (the server hands in its own).
+pub(crate) const SIGNING_CERTIFICATE_URL: &str = "https://consent.example.com/public-client/v1/signing-certificate";
 
 /// One renderer for the whole test binary: fonts are loaded once, as in the server.
 pub(crate) fn renderer() -> &'static PdfRenderer {
     static RENDERER: OnceLock<PdfRenderer> = OnceLock::new();
     RENDERER.get_or_init(|| {
         let identity = SigningIdentity::generate("Clickwrap test signing certificate").unwrap();
-        PdfRenderer::new(identity, FontLibrary::from_env(), BASE_URL)
+        PdfRenderer::new(identity, FontLibrary::from_env(), SIGNING_CERTIFICATE_URL)
     })
 }
 
