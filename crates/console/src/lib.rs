@@ -28,7 +28,6 @@ use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
 use clickwrap_domain::TenantId;
-use clickwrap_domain::ports::DeliveryStore;
 use clickwrap_domain::service::ClickwrapService;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 
@@ -39,8 +38,6 @@ pub type ExportEvents = Arc<dyn Fn(&ClickwrapService, TenantId, &str) -> HttpRes
 /// What the console's pages share.
 pub struct ConsoleState {
     pub service: ClickwrapService,
-    /// Webhook deliveries and their attempts.
-    pub deliveries: Arc<dyn DeliveryStore>,
     /// Address ranges a webhook URL may point at although not public (`CLICKWRAP_WEBHOOK_ALLOW_CIDRS`).
     pub webhook_allow: AllowCidrs,
     /// Whether the session cookie is `Secure` (the public URL is https).

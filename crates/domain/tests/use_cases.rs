@@ -7,14 +7,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use clickwrap_domain::apps::models::App;
+use clickwrap_domain::apps::models::AppChanges;
 use clickwrap_domain::apps::models::AppKeyOverlap;
-use clickwrap_domain::apps::service::{AppChanges, NewApp};
+use clickwrap_domain::apps::service::NewApp;
 use clickwrap_domain::audit::models::AuditAction;
 use clickwrap_domain::consent::acceptance::ConsentStatus;
+use clickwrap_domain::consent::cursor::PageLimit;
 use clickwrap_domain::consent::models::{Action, EventFilter, EventStatus, Presentation, PresentationMode};
-use clickwrap_domain::consent::queries::{
-    CertificateError, EventLookupError, ListEventsError, PageLimit, ReAcceptOutcome,
-};
+use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, ListEventsError, ReAcceptOutcome};
 use clickwrap_domain::consent::service::{
     ClickwrapCheck, ClickwrapQueryError, ContentQuery, PresentedAction, RecordActionError, RecordedAction, VerifyError,
 };
@@ -1013,10 +1013,10 @@ async fn verifications_and_redeliveries_tell_the_outbox_once_committed() {
     assert_eq!(told(), 1, "a DISABLED delivery is not due");
 
     let delivery = w.store.find_delivery_for_event(op.tenant.id, verified.event.id).await.unwrap().unwrap();
-    service.redeliver_webhook(&*w.store, &op.admin(), delivery.id).await.unwrap();
+    service.redeliver_webhook(&op.admin(), delivery.id).await.unwrap();
     assert_eq!(told(), 2, "a redelivery");
     let unknown = clickwrap_domain::DeliveryId::from_uuid(uuid::Uuid::new_v4());
-    assert!(service.redeliver_webhook(&*w.store, &op.admin(), unknown).await.is_err());
+    assert!(service.redeliver_webhook(&op.admin(), unknown).await.is_err());
     assert_eq!(told(), 2, "nothing redelivered, nothing told");
 }
 

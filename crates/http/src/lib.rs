@@ -49,8 +49,6 @@ pub struct ApiState {
     /// Address ranges a webhook URL may point at although they are not public
     /// (`CLICKWRAP_WEBHOOK_ALLOW_CIDRS`).
     pub webhook_allow: clickwrap_domain::webhooks::cidr::AllowCidrs,
-    /// Webhook deliveries and their attempts, for the operator's delivery history.
-    pub deliveries: std::sync::Arc<dyn clickwrap_domain::ports::DeliveryStore>,
 }
 
 /// The body `POST /clickwrap/verify` answers with, for servers that verify on a client's behalf

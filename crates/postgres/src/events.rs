@@ -4,14 +4,13 @@ use std::marker::PhantomData;
 use async_trait::async_trait;
 use clickwrap_domain::consent::acceptance::{ConsentSnapshot, EventSummary};
 use clickwrap_domain::consent::cursor::EventPosition;
+use clickwrap_domain::consent::models::EventDetails;
 use clickwrap_domain::consent::models::{
     Action, ClickwrapEvent, EventFilter, EventStatus, Presentation, PresentationMode,
 };
-use clickwrap_domain::consent::queries::EventDetails;
+use clickwrap_domain::consent::models::{DailyCount, EventToVerify, StoredCertificate, VerificationRecord};
 use clickwrap_domain::content::hash::ContentHash;
-use clickwrap_domain::ports::{
-    CommitVerificationError, DailyCount, EventStore, EventToVerify, StorageError, StoredCertificate, VerificationRecord,
-};
+use clickwrap_domain::ports::{CommitVerificationError, EventStore, StorageError};
 use clickwrap_domain::templates::customizations::AgreementMode;
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::webhooks::models::Delivery;

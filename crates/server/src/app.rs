@@ -264,7 +264,7 @@ pub(crate) async fn serve(
     )
     .map_err(|e| StartError::Other(format!("webhook delivery settings: {e}")))?;
     dispatcher_config.poll_interval = config.poll_interval;
-    let dispatcher = Dispatcher::new(dispatcher_config, service.clone(), deliveries.clone())
+    let dispatcher = Dispatcher::new(dispatcher_config, service.clone(), deliveries)
         .map_err(|e| StartError::Other(format!("the webhook dispatcher could not start: {e}")))?;
     // This instance's verifications and redeliveries wake its dispatcher in process; other
     // instances' redeliveries and released leases arrive by NOTIFY, the rest by the poll.
@@ -284,7 +284,6 @@ pub(crate) async fn serve(
 
     let console = web::Data::new(ConsoleState {
         service: service.clone(),
-        deliveries: deliveries.clone(),
         webhook_allow: webhook_allow(&config),
         secure_cookies: config.public_url.starts_with("https://"),
         // The console's export is the operator API's, so both give the same file.
@@ -298,7 +297,6 @@ pub(crate) async fn serve(
         trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
         signing_certificate_pem,
         webhook_allow: webhook_allow(&config),
-        deliveries,
     });
     let metrics = web::Data::new(Metrics::default());
     let (stop_background, stopped) = watch::channel(false);

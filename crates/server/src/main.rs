@@ -293,7 +293,7 @@ async fn demo_master_keys(
         }
     };
     let keys = clickwrap_domain::ports::KeyStore::server_keys(store).await.map_err(|e| (1, e.to_string()))?;
-    if keys.iter().any(|key| matches!(key.material, clickwrap_domain::ports::StoredKeyMaterial::Clear(_))) {
+    if keys.iter().any(|key| matches!(key.material, clickwrap_domain::keys::models::StoredKeyMaterial::Clear(_))) {
         let report = key_commands::reseal_everything(store, &master).await.map_err(|m| (1, m))?;
         eprintln!("Sealed the secrets of this database (made before master keys) with the master key: {report}");
     }

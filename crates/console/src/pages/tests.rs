@@ -24,7 +24,7 @@ struct World {
 
 async fn world() -> World {
     let clock = Arc::new(ManualClock::new(Timestamp::parse_rfc3339("2026-11-25T07:00:00.000Z").unwrap()));
-    let (ports, store): (_, Arc<MemoryStore>) = memory::ports(clock);
+    let (ports, _store): (_, Arc<MemoryStore>) = memory::ports(clock);
     let service = ClickwrapService::start(
         ports,
         Settings::default(),
@@ -37,7 +37,6 @@ async fn world() -> World {
         service.create_operator_token(&Admin::server(tenant.id), "Auditor", OperatorRole::Viewer).await.unwrap();
     let console = web::Data::new(ConsoleState {
         service: service.clone(),
-        deliveries: store,
         webhook_allow: AllowCidrs::new(Vec::new()),
         secure_cookies: false,
         export: Arc::new(|_, _, _| HttpResponse::Ok().body("export")),

@@ -1,9 +1,11 @@
 //! App use cases: create, read, change, regenerate the App Key, rotate the webhook signing secret.
 
 use super::models::{App, AppKeyOverlap, Origin, secret_binding};
+use crate::apps::models::AppChanges;
+use crate::apps::models::AppUpdate;
 use crate::audit::models::{AuditAction, AuditEntry};
 use crate::name::Name;
-use crate::ports::{AppUpdate, StorageError, WebhookTargetRejected};
+use crate::ports::{StorageError, WebhookTargetRejected};
 use crate::secrets::{AppKey, OpenSecretError, WebhookSigningSecret};
 use crate::service::ClickwrapService;
 use crate::tenants::models::Admin;
@@ -16,16 +18,6 @@ pub struct NewApp {
     pub name: Name,
     pub webhook_url: Option<WebhookUrl>,
     pub allowed_origins: Vec<Origin>,
-}
-
-/// What an operator sends to change an app, parsed; `None` leaves a field as it is.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct AppChanges {
-    pub name: Option<Name>,
-    /// `Some(None)` removes the webhook URL.
-    pub webhook_url: Option<Option<WebhookUrl>>,
-    pub webhook_enabled: Option<bool>,
-    pub allowed_origins: Option<Vec<Origin>>,
 }
 
 /// A new app with its secrets, which are shown this once.

@@ -5,9 +5,10 @@ use time::Duration;
 
 use super::Stores;
 use super::fixtures::{self, base_time};
-use crate::apps::service::AppChanges;
+use crate::apps::models::AppChanges;
+use crate::apps::models::AppUpdate;
 use crate::audit::models::{AuditAction, AuditEntry, AuditPosition};
-use crate::ports::{AppUpdate, TemplateUpdate};
+use crate::templates::models::TemplateUpdate;
 use crate::{AppId, TenantId};
 
 /// Runs every check of the audit log.

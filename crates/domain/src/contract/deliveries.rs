@@ -13,10 +13,9 @@ use super::{Stores, Task, join_all};
 use crate::apps::models::App;
 use crate::ports::DeliveryStore;
 use crate::templates::models::Template;
-use crate::webhooks::dispatch::{
-    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner,
-};
-use crate::webhooks::history::DeliveryPosition;
+use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, FinishedAttempt, LeaseOwner};
+use crate::webhooks::models::DeliveryPosition;
+use crate::webhooks::models::{AttemptError, DeliveryAttempt};
 use crate::webhooks::models::{Delivery, DeliveryState};
 use crate::{DeliveryId, TenantId, Timestamp};
 

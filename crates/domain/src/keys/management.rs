@@ -6,7 +6,8 @@ use time::Duration;
 
 use super::{KeyId, Keyring, MasterKeys, SecretKey};
 use crate::AppId;
-use crate::ports::{KeyStore, Random, StorageError, StoredKeyMaterial, StoredServerKey};
+use crate::keys::models::{StoredKeyMaterial, StoredServerKey};
+use crate::ports::{KeyStore, Random, StorageError};
 use crate::secrets::{OpenSecretError, SecretBox};
 use crate::timestamp::Timestamp;
 

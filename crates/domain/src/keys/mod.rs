@@ -9,6 +9,7 @@ use ring::hmac;
 
 mod management;
 mod master;
+pub mod models;
 
 pub use management::{
     DeleteServerKeyError, KeyringError, LEDGER_KEY_BINDING, ResealError, Resealer, SIGNING_KEY_BINDING, SealedSecret,

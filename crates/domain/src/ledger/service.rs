@@ -4,10 +4,12 @@ use crate::apps::models::App;
 use crate::consent::models::ClickwrapEvent;
 use crate::ids::{EventId, TenantId};
 use crate::keys::{KeyringError, LEDGER_KEY_BINDING, MasterKeys};
-use crate::ledger::leaf::{SALT_LEN, evidence_record, leaf_bytes};
+use crate::ledger::leaf::{evidence_record, leaf_bytes};
 use crate::ledger::merkle::{self, Hash};
+use crate::ledger::models::SALT_LEN;
+use crate::ledger::models::{LedgerLeaf, StoredLedgerKey};
 use crate::ledger::tree_head::{LedgerKey, SignedTreeHead, TreeHead};
-use crate::ports::{LedgerLeaf, LedgerStore, Random, StorageError, StoredLedgerKey};
+use crate::ports::{LedgerStore, Random, StorageError};
 use crate::service::ClickwrapService;
 
 /// How many tenants one round of the tree-head task signs for.

@@ -9,9 +9,10 @@ use super::MemoryStore;
 use super::store::State;
 use crate::audit::models::AuditEntry;
 use crate::ports::{DeliveryStore, StorageError};
-use crate::webhooks::dispatch::{ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner};
-use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
+use crate::webhooks::dispatch::{ClaimedDelivery, FinishedAttempt, LeaseOwner};
+use crate::webhooks::models::DeliveryAttempt;
 use crate::webhooks::models::{Delivery, DeliveryState};
+use crate::webhooks::models::{DeliveryPosition, DeliveryRecord};
 use crate::{AppId, DeliveryId, TenantId, Timestamp};
 
 /// What the memory store keeps of deliveries besides [`Delivery`] itself.

@@ -3,23 +3,27 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use async_trait::async_trait;
 
+use crate::apps::models::AppUpdate;
 use crate::apps::models::{App, PreviousAppKey};
 use crate::audit::models::{AuditEntry, AuditPosition};
 use crate::consent::acceptance::{ConsentSnapshot, EventSummary};
 use crate::consent::cursor::EventPosition;
+use crate::consent::models::EventDetails;
 use crate::consent::models::{Action, ClickwrapEvent, EventFilter, EventStatus};
-use crate::consent::queries::EventDetails;
+use crate::consent::models::{DailyCount, EventToVerify, StoredCertificate, VerificationRecord};
 use crate::keys::KeyId;
+use crate::keys::models::StoredServerKey;
 use crate::ledger::merkle::{self, Hash};
+use crate::ledger::models::{StoredLeaf, StoredLedgerKey};
 use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::{QuotaPeriod, quota_allows};
 use crate::limits::rate::{RateLimitKey, WindowHits};
 use crate::ports::{
-    AppStore, AppUpdate, AuditLogStore, CommitVerificationError, DailyCount, EventStore, EventToVerify,
-    InsertVersionError, KeyStore, LedgerStore, RateLimitStore, StorageError, StoredCertificate, StoredLeaf,
-    StoredLedgerKey, StoredServerKey, TemplateStore, TemplateUpdate, TenantStore, TreeHeadSigner, VerificationRecord,
+    AppStore, AuditLogStore, CommitVerificationError, EventStore, InsertVersionError, KeyStore, LedgerStore,
+    RateLimitStore, StorageError, TemplateStore, TenantStore, TreeHeadSigner,
 };
 use crate::secrets::SecretHash;
+use crate::templates::models::TemplateUpdate;
 use crate::templates::models::{Template, TemplateVersion};
 use crate::tenants::models::{
     ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, RECORD_USE_EVERY, Tenant,

@@ -147,3 +147,24 @@ impl Template {
         wanted.iter().all(|tag| self.tags.contains(tag))
     }
 }
+
+/// Changes to a template's settings, parsed; `None` leaves a field as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TemplateChanges {
+    pub name: Option<Name>,
+    pub tags: Option<BTreeSet<Tag>>,
+    pub default_language: Option<Language>,
+    pub always_require_acceptance: Option<bool>,
+}
+
+/// One change to a stored template; like [`AppUpdate`], only the fields it names are written.
+/// Published versions are never changed (they are added by [`TemplateStore::insert_version`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplateUpdate {
+    Settings(TemplateChanges),
+    Draft(LocalizedContent),
+    Customizations(Customizations),
+    /// The only apps it is available to; none: every app of the tenant.
+    Apps(BTreeSet<AppId>),
+    Enabled(bool),
+}

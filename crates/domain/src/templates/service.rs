@@ -7,8 +7,10 @@ use super::models::{LocalizedContent, NoVersionToEnable, PublishError, Template,
 use super::versioning::VersionKind;
 use crate::audit::models::{AuditAction, AuditEntry};
 use crate::name::Name;
-use crate::ports::{InsertVersionError, StorageError, TemplateUpdate};
+use crate::ports::{InsertVersionError, StorageError};
 use crate::service::ClickwrapService;
+use crate::templates::models::TemplateChanges;
+use crate::templates::models::TemplateUpdate;
 use crate::tenants::models::Admin;
 use crate::{AppId, Language, Tag, TemplateId, TenantId, Timestamp};
 
@@ -22,15 +24,6 @@ pub struct NewTemplate {
     pub content: LocalizedContent,
     pub customizations: Customizations,
     pub always_require_acceptance: bool,
-}
-
-/// Changes to a template's settings, parsed; `None` leaves a field as it is.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TemplateChanges {
-    pub name: Option<Name>,
-    pub tags: Option<BTreeSet<Tag>>,
-    pub default_language: Option<Language>,
-    pub always_require_acceptance: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

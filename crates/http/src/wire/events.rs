@@ -1,7 +1,9 @@
 //! Clickwrap events on the wire: the spec's eleven fields, the details view, the list's filters.
 
+use clickwrap_domain::consent::cursor::PageLimit;
+use clickwrap_domain::consent::models::EventDetails;
 use clickwrap_domain::consent::models::{Action, ClickwrapEvent, EventFilter};
-use clickwrap_domain::consent::queries::{EventDetails, EventPage, PageLimit};
+use clickwrap_domain::consent::queries::EventPage;
 use clickwrap_domain::{EndUserId, TemplateId, Timestamp};
 use serde_json::{Map, Value, json};
 

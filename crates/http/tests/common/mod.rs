@@ -76,7 +76,6 @@ async fn instance(db: &TestDatabase, settings: Settings) -> web::Data<ApiState> 
         trusted_proxies: TrustedProxies::new(vec!["10.0.0.0/8".parse().unwrap()]),
         signing_certificate_pem: PEM.to_owned(),
         webhook_allow: clickwrap_domain::webhooks::cidr::AllowCidrs::default(),
-        deliveries: Arc::new(db.store()),
     })
 }
 
