@@ -1,8 +1,9 @@
 //! Import cycles between the modules of one crate: `cargo xtask cycles`, and the tidy test that keeps
 //! the domain free of them (`xtask/tests/tidy.rs` includes this file).
 //!
-//! A module is a source file (`src/a/b.rs` or `src/a/b/mod.rs` is `a::b`; inline modules such as
-//! `mod tests` count as their file). Module A depends on module B when A names a path into B: in a
+//! A module is a source file (`src/a/b.rs` or `src/a/b/mod.rs` is `a::b`; other inline modules
+//! count as their file). What is built only for the tests (`#[cfg(test)] mod …`, inline or a file)
+//! is left out: it is not part of the layering the crate's code has. Module A depends on module B when A names a path into B: in a
 //! `use` (`crate::…`, `super::…`, `self::…` or a child module) or in code (`crate::…`, `super::…`).
 //! A name the crate root re-exports (`crate::AppId`) leads to the module that defines it. A cycle is a
 //! strongly connected component of that graph with more than one module. Comments and string
@@ -29,6 +30,15 @@ pub(crate) fn module_graph(src: &Path) -> Result<ModuleGraph, String> {
             std::fs::read_to_string(&file).map_err(|error| format!("cannot read {}: {error}", file.display()))?;
         sources.insert(module_of_file(relative), strip_comments_and_strings(&text));
     }
+    // Modules built only for the tests are left out, as are inline `#[cfg(test)]` modules.
+    let mut test_only = BTreeSet::new();
+    for (module, code) in &sources {
+        for child in test_only_children(code) {
+            test_only.insert(if module.is_empty() { child } else { format!("{module}::{child}") });
+        }
+    }
+    sources
+        .retain(|module, _| !test_only.iter().any(|test| module == test || module.starts_with(&format!("{test}::"))));
     let modules: BTreeSet<String> = sources.keys().cloned().collect();
     let root_reexports = sources.get("").map(|root| reexports(root, &modules)).unwrap_or_default();
 
@@ -271,6 +281,10 @@ fn paths_named(code: &str) -> Vec<(Vec<String>, Vec<String>)> {
             }
             "mod" => {
                 if let (Some(name), Some(brace)) = (tokens.get(i + 1), tokens.get(i + 2)) {
+                    if brace == "{" && is_test_only(&tokens, i) {
+                        i = matching_close(&tokens, i + 2) + 1;
+                        continue;
+                    }
                     if brace == "{" {
                         inline.push((name.clone(), depth));
                         depth += 1;
@@ -308,6 +322,25 @@ fn paths_named(code: &str) -> Vec<(Vec<String>, Vec<String>)> {
         i += 1;
     }
     found
+}
+
+/// Whether the `mod` at `at` is marked `#[cfg(test)]` (its code is built only for the tests).
+fn is_test_only(tokens: &[String], at: usize) -> bool {
+    let marker = ["#", "[", "cfg", "(", "test", ")", "]"];
+    let before = tokens.get(at.saturating_sub(marker.len())..at).unwrap_or_default();
+    before.iter().map(String::as_str).eq(marker)
+}
+
+/// The file modules declared `#[cfg(test)] mod name;` in `code`.
+fn test_only_children(code: &str) -> Vec<String> {
+    let tokens = tokenize(code);
+    let mut names = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        if token == "mod" && tokens.get(i + 2).is_some_and(|next| next == ";") && is_test_only(&tokens, i) {
+            names.extend(tokens.get(i + 1).cloned());
+        }
+    }
+    names
 }
 
 fn is_identifier(token: &str) -> bool {

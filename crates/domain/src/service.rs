@@ -8,7 +8,9 @@ use time::Duration;
 
 use crate::AppId;
 use crate::apps::models::App;
-use crate::keys::{Keyring, KeyringError, MasterKeys, load_keyring};
+use crate::keys::Keyring;
+use crate::keys::management::{KeyringError, load_keyring};
+use crate::keys::master::MasterKeys;
 use crate::ledger::tree_head::LedgerKey;
 use crate::limits::counter::RateCounter;
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
@@ -182,8 +184,7 @@ impl ClickwrapService {
         master: MasterKeys,
         keys: Keyring,
     ) -> Result<Self, KeyringError> {
-        let ledger_key =
-            Arc::new(crate::ledger::service::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
+        let ledger_key = Arc::new(crate::ledger::key::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
         let caches = ServingCaches::new(ServingCacheTtl {
             unannounced: settings.serving_cache_ttl,
             announced: settings.serving_cache_ttl_announced,

@@ -68,7 +68,10 @@ async fn world_with(settings: Settings) -> World {
     let service = ClickwrapService::start(
         ports,
         settings,
-        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+        clickwrap_domain::keys::master::MasterKeys::new(
+            clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+            None,
+        ),
     )
     .await
     .unwrap();
@@ -234,7 +237,10 @@ async fn second_instance(w: &World) -> ClickwrapService {
         Arc::new(memory::AllowAllWebhookTargets),
         Arc::new(memory::TextCertificateRenderer),
     );
-    let master = clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None);
+    let master = clickwrap_domain::keys::master::MasterKeys::new(
+        clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+        None,
+    );
     ClickwrapService::start(ports, Settings::default(), master).await.unwrap()
 }
 
@@ -882,7 +888,10 @@ async fn rate_limits_count_per_app_ip_and_route() {
 async fn rate_limits_are_decided_in_memory_and_shared_when_synced() {
     let settings = Settings { rate_limit: RateLimitPolicy::per_hour(3), ..Settings::default() };
     let w = world_with(settings).await;
-    let master = clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None);
+    let master = clickwrap_domain::keys::master::MasterKeys::new(
+        clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+        None,
+    );
     let other = ClickwrapService::start(w.service.ports().clone(), settings, master).await.unwrap();
     let op = w.operator("Acme", None).await;
     let key = RateLimitKey { app_id: op.app.id, client_ip: "198.51.100.1".into(), route: RateLimitedRoute::Verify };

@@ -3,7 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)] // test code
 
-use clickwrap_domain::contract::{Stores, fixtures};
+use clickwrap_domain::contract::fixtures;
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::ports::{DeliveryStore, EventStore};
 use clickwrap_domain::webhooks::dispatch::{AttemptOutcome, LeaseOwner};
 use clickwrap_domain::webhooks::models::DeliveryAttempt;

@@ -7,7 +7,8 @@
 
 use std::time::Duration;
 
-use clickwrap_domain::contract::{Stores, fixtures};
+use clickwrap_domain::contract::fixtures;
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::ports::{DeliveryStore, EventStore};
 use clickwrap_domain::webhooks::dispatch::{AttemptOutcome, LeaseOwner};
 use clickwrap_domain::webhooks::models::DeliveryAttempt;

@@ -12,7 +12,8 @@ use actix_web::middleware::{Next, from_fn};
 use actix_web::{HttpResponse, HttpServer, web};
 use clickwrap_console::ConsoleState;
 use clickwrap_domain::consent::signature::unverified_purge_cutoff;
-use clickwrap_domain::keys::{KeyringError, MasterKeys, load_keyring};
+use clickwrap_domain::keys::management::{KeyringError, load_keyring};
+use clickwrap_domain::keys::master::MasterKeys;
 use clickwrap_domain::limits::rate::RateLimitPolicy;
 use clickwrap_domain::ports::{Clock, CpuPool};
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
@@ -48,7 +49,7 @@ pub(crate) enum StartError {
     #[error("no master key is configured")]
     NoMasterKey,
     #[error(transparent)]
-    Keyring(#[from] clickwrap_domain::keys::KeyringError),
+    Keyring(#[from] clickwrap_domain::keys::management::KeyringError),
     #[error("{0}")]
     Other(String),
 }

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
-use clickwrap_domain::keys::MasterKeys;
+use clickwrap_domain::keys::master::MasterKeys;
 use clickwrap_domain::webhooks::cidr::Cidr;
 use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_postgres::database::DatabaseUrl;

@@ -3,8 +3,8 @@
 
 use time::Duration;
 
-use super::Stores;
 use super::fixtures::{self, base_time};
+use super::support::Stores;
 use crate::apps::models::AppChanges;
 use crate::apps::models::AppUpdate;
 use crate::audit::models::{AuditAction, AuditEntry, AuditPosition};

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use time::Duration;
 
 use super::fixtures::{self, Seed, at, uuid};
-use super::{Stores, Task, join_all};
+use super::support::{Stores, Task, join_all};
 use crate::apps::models::App;
 use crate::ports::DeliveryStore;
 use crate::templates::models::Template;

@@ -6,7 +6,7 @@ use time::Duration;
 use uuid::Uuid;
 
 use super::fixtures::{self, Seed, base_plus_secs, base_time};
-use super::{Stores, Task, join_all};
+use super::support::{Stores, Task, join_all};
 use crate::consent::acceptance::{ConsentSnapshot, EventSummary};
 use crate::consent::cursor::EventPosition;
 use crate::consent::models::VerificationRecord;

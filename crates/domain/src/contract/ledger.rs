@@ -2,7 +2,7 @@
 //! [`EventStore::commit_verification`](crate::ports::EventStore::commit_verification) appends.
 
 use super::fixtures::{self, base_plus_secs};
-use super::{Stores, Task, join_all};
+use super::support::{Stores, Task, join_all};
 use crate::consent::models::VerificationRecord;
 use crate::ledger::merkle;
 use crate::ledger::models::StoredLedgerKey;

@@ -20,6 +20,7 @@
 
 pub mod deliveries;
 pub mod fixtures;
+pub mod support;
 
 mod apps;
 mod audit;
@@ -30,10 +31,6 @@ mod rate_limits;
 mod templates;
 mod tenants;
 
-use std::future::Future;
-use std::pin::Pin;
-use std::task::Poll;
-
 pub use apps::app_store_contract;
 pub use audit::audit_log_contract;
 pub use events::event_store_contract;
@@ -43,48 +40,7 @@ pub use rate_limits::rate_limit_store_contract;
 pub use templates::template_store_contract;
 pub use tenants::tenant_store_contract;
 
-use crate::ports::{
-    AppStore, AuditLogStore, EventStore, KeyStore, LedgerStore, RateLimitStore, TemplateStore, TenantStore,
-};
-
-/// The storage ports under test. They may all be one adapter ([`Stores::of`]) or several.
-#[derive(Debug, Clone, Copy)]
-pub struct Stores<'a> {
-    pub tenants: &'a dyn TenantStore,
-    pub apps: &'a dyn AppStore,
-    pub templates: &'a dyn TemplateStore,
-    pub events: &'a dyn EventStore,
-    pub rate_limits: &'a dyn RateLimitStore,
-    pub keys: &'a dyn KeyStore,
-    pub ledger: &'a dyn LedgerStore,
-    pub audit: &'a dyn AuditLogStore,
-}
-
-impl<'a> Stores<'a> {
-    /// Every port from one adapter that implements them all.
-    pub fn of<S>(store: &'a S) -> Self
-    where
-        S: TenantStore
-            + AppStore
-            + TemplateStore
-            + EventStore
-            + RateLimitStore
-            + KeyStore
-            + LedgerStore
-            + AuditLogStore,
-    {
-        Self {
-            tenants: store,
-            apps: store,
-            templates: store,
-            events: store,
-            rate_limits: store,
-            keys: store,
-            ledger: store,
-            audit: store,
-        }
-    }
-}
+use support::Stores;
 
 /// Runs every suite, one after the other, against the same stores.
 pub async fn all(stores: &Stores<'_>) {
@@ -96,31 +52,4 @@ pub async fn all(stores: &Stores<'_>) {
     key_store_contract(stores).await;
     ledger_store_contract(stores).await;
     audit_log_contract(stores).await;
-}
-
-/// A boxed future of one concurrent call.
-type Task<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// Polls every future until all are done and returns their outputs in order: concurrent calls
-/// into an adapter (which, for a database, run on separate connections) without needing a runtime.
-async fn join_all<T>(tasks: Vec<Task<'_, T>>) -> Vec<T> {
-    let mut slots: Vec<Option<Task<'_, T>>> = tasks.into_iter().map(Some).collect();
-    let mut outputs: Vec<Option<T>> = slots.iter().map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (slot, output) in slots.iter_mut().zip(outputs.iter_mut()) {
-            if let Some(task) = slot {
-                match task.as_mut().poll(cx) {
-                    Poll::Ready(value) => {
-                        *output = Some(value);
-                        *slot = None;
-                    }
-                    Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending { Poll::Pending } else { Poll::Ready(()) }
-    })
-    .await;
-    outputs.into_iter().map(|output| output.expect("every task finished")).collect()
 }

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::fixtures::{self, base_plus_secs, base_time};
-use super::{Stores, Task, join_all};
+use super::support::{Stores, Task, join_all};
 use crate::ports::InsertVersionError;
 use crate::templates::customizations::{Customizations, TextOverrides};
 use crate::templates::models::Template;

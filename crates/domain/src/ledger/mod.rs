@@ -30,6 +30,7 @@
 //! (the salt comes from the caller's random source).
 
 pub mod canonical;
+pub mod key;
 pub mod leaf;
 pub mod merkle;
 pub mod models;

@@ -3,6 +3,10 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use async_trait::async_trait;
 
+use crate::DeliveryId;
+use crate::webhooks::dispatch::LeaseOwner;
+use crate::webhooks::models::{DeliveryAttempt, DeliveryRecord};
+
 use crate::apps::models::AppUpdate;
 use crate::apps::models::{App, PreviousAppKey};
 use crate::audit::models::{AuditEntry, AuditPosition};
@@ -49,7 +53,7 @@ pub(super) struct State {
     certificates: HashMap<EventId, StoredCertificate>,
     pub(super) deliveries: Vec<Delivery>,
     /// Leases, rounds and attempts of the deliveries (see `deliveries.rs`).
-    pub(super) webhooks: super::deliveries::DeliveryBook,
+    pub(super) webhooks: DeliveryBook,
     re_accepts: Vec<(TenantId, EndUserId, TemplateId, Timestamp)>,
     rate_counts: HashMap<(RateLimitKey, Timestamp), u64>,
     /// Current first, then newest first, as the port returns them.
@@ -717,5 +721,26 @@ impl LedgerStore for MemoryStore {
 
     async fn ledger_size(&self, tenant: TenantId) -> Result<u64, StorageError> {
         Ok(self.state().ledger.logs.get(&tenant).map_or(0, |log| u64::try_from(log.len()).unwrap_or(u64::MAX)))
+    }
+}
+
+/// What the memory store keeps of deliveries besides [`Delivery`] itself.
+#[derive(Debug, Default)]
+pub(super) struct DeliveryBook {
+    pub(super) leases: HashMap<DeliveryId, (LeaseOwner, Timestamp)>,
+    pub(super) round_attempts: HashMap<DeliveryId, u32>,
+    pub(super) attempts: Vec<DeliveryAttempt>,
+}
+
+impl DeliveryBook {
+    pub(super) fn holds(&self, owner: LeaseOwner, id: DeliveryId) -> bool {
+        self.leases.get(&id).is_some_and(|(holder, _)| *holder == owner)
+    }
+
+    pub(super) fn record(&self, delivery: &Delivery) -> DeliveryRecord {
+        let mut attempts: Vec<DeliveryAttempt> =
+            self.attempts.iter().filter(|a| a.delivery_id == delivery.id).cloned().collect();
+        attempts.sort_by_key(|a| std::cmp::Reverse((a.started_at, a.number)));
+        DeliveryRecord { delivery: delivery.clone(), attempts }
     }
 }

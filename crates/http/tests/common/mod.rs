@@ -67,7 +67,10 @@ async fn instance(db: &TestDatabase, settings: Settings) -> web::Data<ApiState> 
     let service = ClickwrapService::start(
         ports,
         settings,
-        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+        clickwrap_domain::keys::master::MasterKeys::new(
+            clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+            None,
+        ),
     )
     .await
     .unwrap();

@@ -21,8 +21,8 @@ use clickwrap_domain::apps::service::NewApp;
 use clickwrap_domain::consent::models::{Action, ClickwrapEvent, Presentation, PresentationMode};
 use clickwrap_domain::consent::service::{ClickwrapCheck, PresentedAction};
 use clickwrap_domain::content::placeholders::PlaceholderValues;
-use clickwrap_domain::contract::Stores;
 use clickwrap_domain::contract::fixtures;
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::memory::{AllowAllWebhookTargets, TextCertificateRenderer};
 use clickwrap_domain::ports::{DeliveryStore, WebhookTargetGuard};
 use clickwrap_domain::secrets::WebhookSigningSecret;
@@ -247,7 +247,10 @@ pub async fn service_on(store: &PgStore, guard: Arc<dyn WebhookTargetGuard>) -> 
     ClickwrapService::start(
         ports,
         Settings::default(),
-        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+        clickwrap_domain::keys::master::MasterKeys::new(
+            clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+            None,
+        ),
     )
     .await
     .unwrap()
