@@ -51,10 +51,10 @@ pub(crate) fn module_graph(src: &Path) -> Result<ModuleGraph, String> {
                 continue;
             };
             let mut target = owning_module(&absolute, &modules);
-            if target.is_empty() {
-                if let Some(source) = absolute.first().and_then(|name| root_reexports.get(name)) {
-                    target = source.clone();
-                }
+            if let (true, Some(source)) =
+                (target.is_empty(), absolute.first().and_then(|name| root_reexports.get(name)))
+            {
+                target = source.clone();
             }
             if target != *module {
                 targets.insert(target);
@@ -135,14 +135,14 @@ impl<'g> Tarjan<'g> {
             let target = target.as_str();
             if !self.index.contains_key(target) {
                 self.visit(target);
-                let lowest = self.low[module].min(self.low[target]);
+                let lowest = number(&self.low, module).min(number(&self.low, target));
                 self.low.insert(module, lowest);
             } else if self.on_stack.contains(target) {
-                let lowest = self.low[module].min(self.index[target]);
+                let lowest = number(&self.low, module).min(number(&self.index, target));
                 self.low.insert(module, lowest);
             }
         }
-        if self.low[module] == self.index[module] {
+        if number(&self.low, module) == number(&self.index, module) {
             let mut component = Vec::new();
             while let Some(member) = self.stack.pop() {
                 self.on_stack.remove(member);
@@ -154,6 +154,11 @@ impl<'g> Tarjan<'g> {
             self.components.push(component);
         }
     }
+}
+
+/// A module's number in Tarjan's walk (every visited module has one).
+fn number(numbers: &BTreeMap<&str, usize>, module: &str) -> usize {
+    numbers.get(module).copied().unwrap_or(usize::MAX)
 }
 
 fn collect_rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -294,9 +299,10 @@ fn paths_named(code: &str) -> Vec<(Vec<String>, Vec<String>)> {
                 }
             }
             "use" => {
-                let end = tokens[i..].iter().position(|token| token == ";").map_or(tokens.len(), |offset| i + offset);
+                let end =
+                    tokens.iter().skip(i).position(|token| token == ";").map_or(tokens.len(), |offset| i + offset);
                 let mut paths = Vec::new();
-                use_tree(tokens.get(i + 1..end).unwrap_or_default(), &mut Vec::new(), &mut paths);
+                use_tree(tokens.get(i + 1..end).unwrap_or_default(), &[], &mut paths);
                 found.extend(paths.into_iter().map(|path| (scope.clone(), path)));
                 i = end + 1;
                 continue;
@@ -374,8 +380,8 @@ fn tokenize(code: &str) -> Vec<String> {
 }
 
 /// The paths of a `use` tree (`a::{b::C, d}` → `a::b::C`, `a::d`), each to its last name.
-fn use_tree(tokens: &[String], prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-    let mut path = prefix.clone();
+fn use_tree(tokens: &[String], prefix: &[String], out: &mut Vec<Vec<String>>) {
+    let mut path = prefix.to_vec();
     let mut i = 0;
     while let Some(token) = tokens.get(i) {
         match token.as_str() {
@@ -389,7 +395,7 @@ fn use_tree(tokens: &[String], prefix: &mut Vec<String>, out: &mut Vec<Vec<Strin
             "{" => {
                 let inner = matching_close(tokens, i);
                 for part in split_top_level(tokens.get(i + 1..inner).unwrap_or_default()) {
-                    use_tree(part, &mut path.clone(), out);
+                    use_tree(part, &path, out);
                 }
                 return;
             }
@@ -482,13 +488,12 @@ fn owning_module(path: &[String], modules: &BTreeSet<String>) -> String {
 fn reexports(root: &str, modules: &BTreeSet<String>) -> BTreeMap<String, String> {
     let mut names = BTreeMap::new();
     for (scope, path) in paths_named(root) {
-        if let (Some(absolute), true) = (absolute_path(&scope, &path, modules), scope.is_empty()) {
-            if let Some(name) = absolute.last() {
-                let source = owning_module(&absolute, modules);
-                if !source.is_empty() {
-                    names.insert(name.clone(), source);
-                }
-            }
+        let Some(absolute) = absolute_path(&scope, &path, modules).filter(|_| scope.is_empty()) else {
+            continue;
+        };
+        let source = owning_module(&absolute, modules);
+        if let (Some(name), false) = (absolute.last(), source.is_empty()) {
+            names.insert(name.clone(), source);
         }
     }
     names

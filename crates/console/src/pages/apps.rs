@@ -5,7 +5,7 @@ use actix_web::HttpRequest;
 use actix_web::web::{Bytes, Data, Path};
 use clickwrap_domain::apps::models::AppChanges;
 use clickwrap_domain::apps::models::{App, AppKeyOverlap, InvalidOrigins, Origin, parse_origins};
-use clickwrap_domain::apps::service::{CreateAppError, NewApp, UpdateAppError};
+use clickwrap_domain::apps::service::{AppCredentialError, CreateAppError, NewApp, UpdateAppError};
 use clickwrap_domain::consent::cursor::PageLimit;
 use clickwrap_domain::webhooks::history::{ListDeliveriesError, RedeliverError};
 use clickwrap_domain::webhooks::url::WebhookUrl;
@@ -59,6 +59,15 @@ impl From<UpdateAppError> for ConsoleError {
             UpdateAppError::NotFound => ConsoleError::NotFound("the app"),
             UpdateAppError::WebhookUrlRejected(e) => ConsoleError::invalid("Webhook URL", e),
             UpdateAppError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<AppCredentialError> for ConsoleError {
+    fn from(error: AppCredentialError) -> Self {
+        match error {
+            AppCredentialError::NotFound => ConsoleError::NotFound("the app"),
+            AppCredentialError::Storage(e) => e.into(),
         }
     }
 }
