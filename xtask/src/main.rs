@@ -11,6 +11,7 @@ mod bench;
 mod chaos;
 mod ci;
 mod clients;
+mod cycles;
 mod demo_server;
 mod openapi_lint;
 mod pgbouncer;
@@ -72,8 +73,25 @@ Commands:
           that load; fails if a verified event, its certificate or its webhook was lost, if an
           answer was a 5xx other than 503, or if readiness did not come back within seconds;
           prints its figures (the `chaos` step of `ci`)
+  cycles  the import cycles between the modules of each crate (strongly connected components of
+          the graph of `use crate::…` / `super::…` paths), counted and listed per crate
   help    print this text
 ";
+
+/// `cargo xtask cycles`: each crate's import cycles, for anyone to measure them again.
+fn print_cycles(root: &Path) -> Result<(), String> {
+    for (krate, graph) in cycles::workspace_graphs(root)? {
+        let cycles = cycles::cycles(&graph);
+        println!("{krate}: {} import cycle(s)", cycles.len());
+        for cycle in cycles {
+            println!("  {} modules: {}", cycle.len(), cycle.join(", "));
+            for (module, targets) in cycles::cycle_edges(&graph, &cycle) {
+                println!("    {module} -> {}", targets.join(", "));
+            }
+        }
+    }
+    Ok(())
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -99,6 +117,7 @@ fn main() -> ExitCode {
         Some("schemathesis") => no_arguments("schemathesis", rest).and_then(|()| schemathesis::run(&workspace_root())),
         Some("chaos") => no_arguments("chaos", rest).and_then(|()| chaos::run(&workspace_root())),
         Some("openapi") => no_arguments("openapi", rest).and_then(|()| openapi_lint::run(&workspace_root())),
+        Some("cycles") => no_arguments("cycles", rest).and_then(|()| print_cycles(&workspace_root())),
         Some("pooler") => no_arguments("pooler", rest).and_then(|()| pgbouncer::run_suites(&workspace_root())),
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
     };

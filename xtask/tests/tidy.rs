@@ -224,3 +224,42 @@ fn nothing_links_libpq() {
         "expected tokio-postgres in the tree:\n{tree}"
     );
 }
+
+/// The module graph and its cycles, as `cargo xtask cycles` computes them.
+#[allow(dead_code, reason = "the tidy tests use only part of what the xtask command does")]
+#[path = "../src/cycles.rs"]
+mod cycles;
+
+fn domain_graph() -> Result<cycles::ModuleGraph, String> {
+    cycles::module_graph(&workspace_root().join("crates").join("domain").join("src"))
+}
+
+/// Models ← ports ← services: a port names the data it carries, never a use case's module.
+#[test]
+fn no_ports_module_of_the_domain_imports_a_service_module() {
+    let graph = domain_graph().unwrap_or_else(|message| panic!("{message}"));
+    let is = |module: &str, name: &str| module.rsplit("::").next() == Some(name);
+    let mut offenders = Vec::new();
+    for (module, targets) in &graph {
+        if is(module, "ports") {
+            offenders.extend(
+                targets.iter().filter(|target| is(target, "service")).map(|target| format!("{module} -> {target}")),
+            );
+        }
+    }
+    assert!(graph.contains_key("ports"), "found no `ports` module in the domain: {:?}", graph.keys());
+    assert!(offenders.is_empty(), "a ports module imports from a service module: {}", offenders.join(", "));
+}
+
+/// The domain's modules import each other without a cycle, so that each layer (models, ports,
+/// services) can be read and changed from the bottom up. `cargo xtask cycles` lists every crate's.
+#[test]
+fn the_domain_has_no_import_cycle() {
+    let found = cycles::cycles(&domain_graph().unwrap_or_else(|message| panic!("{message}")));
+    let listed: Vec<String> = found.iter().map(|cycle| cycle.join(", ")).collect();
+    assert!(
+        listed.is_empty(),
+        "import cycles in the domain (`cargo xtask cycles` shows the imports):\n{}",
+        listed.join("\n")
+    );
+}

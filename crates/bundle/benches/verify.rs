@@ -23,8 +23,9 @@ use clickwrap_bundle::{
 };
 use clickwrap_domain::consent::models::{Action, ClickwrapEvent, EventStatus, Presentation, PresentationMode};
 use clickwrap_domain::content::hash::ContentHash;
-use clickwrap_domain::ledger::leaf::{SALT_LEN, evidence_record, leaf_bytes};
+use clickwrap_domain::ledger::leaf::{evidence_record, leaf_bytes};
 use clickwrap_domain::ledger::merkle::{Hash, TreeLevels, leaf_hash};
+use clickwrap_domain::ledger::models::SALT_LEN;
 use clickwrap_domain::ledger::tree_head::{LedgerKey, TreeHead};
 use clickwrap_domain::ports::{CertificateFacts, CertificateRenderer};
 use clickwrap_domain::templates::customizations::AgreementMode;

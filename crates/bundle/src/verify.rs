@@ -7,8 +7,9 @@ use std::fmt;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use clickwrap_domain::ledger::leaf::{SALT_LEN, commitment, leaf_bytes};
+use clickwrap_domain::ledger::leaf::{commitment, leaf_bytes};
 use clickwrap_domain::ledger::merkle::{Hash, leaf_hash, verify_inclusion};
+use clickwrap_domain::ledger::models::SALT_LEN;
 use clickwrap_domain::ledger::tree_head::{SignedTreeHead, verify_tree_head};
 use clickwrap_pdf::certificates_from_pem;
 use clickwrap_pdf::verify::verify_pdf_signature;

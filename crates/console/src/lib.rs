@@ -29,9 +29,8 @@ use std::sync::Arc;
 use actix_web::{HttpResponse, web};
 use clickwrap_domain::TenantId;
 use clickwrap_domain::consent::models::EventFilter;
-use clickwrap_domain::ports::DeliveryStore;
 use clickwrap_domain::service::ClickwrapService;
-use clickwrap_domain::templates::service::DialogPreview;
+use clickwrap_domain::templates::models::DialogPreview;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 
 /// Streams the export of a tenant's verified events that match a filter, in a format. The server
@@ -54,8 +53,6 @@ pub type DialogPreviewJson = fn(&DialogPreview) -> Vec<u8>;
 /// What the console's pages share.
 pub struct ConsoleState {
     pub service: ClickwrapService,
-    /// Webhook deliveries and their attempts.
-    pub deliveries: Arc<dyn DeliveryStore>,
     /// Address ranges a webhook URL may point at although not public (`CLICKWRAP_WEBHOOK_ALLOW_CIDRS`).
     pub webhook_allow: AllowCidrs,
     /// Whether the session cookie is `Secure` (the public URL is https).

@@ -2,36 +2,40 @@
 //! implements them in memory for tests. Storage ports take the tenant in every call that reads or
 //! writes tenant data, so an adapter cannot forget it.
 
-use std::collections::BTreeSet;
 use std::fmt::Debug;
 
 use async_trait::async_trait;
 
 use crate::apps::models::App;
-use crate::apps::service::AppChanges;
+use crate::apps::models::AppUpdate;
 use crate::audit::models::{AuditEntry, AuditPosition};
 use crate::consent::acceptance::ConsentSnapshot;
 use crate::consent::cursor::EventPosition;
+use crate::consent::models::DailyCount;
+use crate::consent::models::EventDetails;
+use crate::consent::models::EventToVerify;
+use crate::consent::models::StoredCertificate;
+use crate::consent::models::VerificationRecord;
 use crate::consent::models::{ClickwrapEvent, EventFilter, EventStatus};
-use crate::consent::queries::EventDetails;
-use crate::content::sanitize::SanitizedHtml;
 use crate::keys::KeyId;
-use crate::ledger::leaf::SALT_LEN;
+use crate::keys::models::StoredServerKey;
 use crate::ledger::merkle::Hash;
+use crate::ledger::models::StoredLeaf;
+use crate::ledger::models::StoredLedgerKey;
 use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::QuotaPeriod;
 use crate::limits::rate::WindowHits;
 use crate::secrets::SecretHash;
-use crate::templates::customizations::Customizations;
-use crate::templates::models::{LocalizedContent, Template, TemplateVersion};
-use crate::templates::service::TemplateChanges;
+use crate::templates::models::TemplateUpdate;
+use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
 use crate::tenants::models::{ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, Tenant};
-use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner};
-use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
+use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, FinishedAttempt, LeaseOwner};
 use crate::webhooks::models::Delivery;
+use crate::webhooks::models::DeliveryAttempt;
+use crate::webhooks::models::{DeliveryPosition, DeliveryRecord};
 use crate::webhooks::url::WebhookUrl;
-use crate::{AppId, DeliveryId, EndUserId, EventId, Language, Name, OperatorTokenId, TemplateId, TenantId, Timestamp};
+use crate::{AppId, DeliveryId, EndUserId, EventId, Name, OperatorTokenId, TemplateId, TenantId, Timestamp};
 
 /// The time. A port so that tests can move it.
 pub trait Clock: Send + Sync + Debug {
@@ -144,41 +148,6 @@ pub trait AppStore: Send + Sync + Debug {
     ) -> Result<Option<App>, StorageError>;
 }
 
-/// One change to a stored app. The store writes only the fields it names, never a copy of the
-/// whole app read earlier, so changes made at the same time never undo each other (a PATCH must
-/// not bring back an App Key that was just replaced).
-#[derive(Debug, Clone)]
-pub enum AppUpdate {
-    Settings(AppChanges),
-    /// A new App Key. With `old_key_expires_at`, the key it replaces (whatever is current when
-    /// the change is written) keeps working until then; without, it fails at once. Either way a
-    /// key replaced by an earlier rotation stops.
-    AppKey {
-        hash: SecretHash,
-        old_key_expires_at: Option<Timestamp>,
-    },
-    /// A new webhook signing secret, sealed.
-    WebhookSecret {
-        sealed: Vec<u8>,
-    },
-}
-
-/// One change to a stored template; like [`AppUpdate`], only the fields it names are written.
-/// Published versions are never changed (they are added by [`TemplateStore::insert_version`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TemplateUpdate {
-    Settings(TemplateChanges),
-    /// The whole draft, every language.
-    Draft(LocalizedContent),
-    /// One language of the draft: its content, or (`None`) the language removed. The draft's other
-    /// languages stay as stored, so operators editing different languages keep each other's edit.
-    DraftLanguage(Language, Option<SanitizedHtml>),
-    Customizations(Customizations),
-    /// The only apps it is available to; none: every app of the tenant.
-    Apps(BTreeSet<AppId>),
-    Enabled(bool),
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InsertVersionError {
     /// Another publish took this version number first.
@@ -212,66 +181,6 @@ pub trait TemplateStore: Send + Sync + Debug {
         version: &TemplateVersion,
         audit: &AuditEntry,
     ) -> Result<(), InsertVersionError>;
-}
-
-/// A signed Certificate of Acceptance, stored immutably at verification.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredCertificate {
-    pub event_id: EventId,
-    pub pdf: Vec<u8>,
-    pub sha256: [u8; 32],
-    pub created_at: Timestamp,
-    /// The app's name printed on it, as it was at verification (the agreement PDF prints the
-    /// same); `None` only for certificates stored before the names were kept.
-    pub app_name: Option<String>,
-    /// The operator's legal name printed on it, if one was set at verification.
-    pub operator_name: Option<String>,
-}
-
-/// Everything a verification writes, in one transaction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerificationRecord {
-    /// The event, already moved to ACCEPTED or DECLINED.
-    pub event: ClickwrapEvent,
-    /// For ACCEPTED events.
-    pub certificate: Option<StoredCertificate>,
-    /// The webhook outbox entry.
-    pub delivery: Delivery,
-    /// The tenant's quota, enforced by the same transaction.
-    pub quota: Option<u64>,
-    pub period: QuotaPeriod,
-    /// The event's leaf, appended to its tenant's evidence ledger by the same transaction.
-    pub ledger_leaf: LedgerLeaf,
-}
-
-/// An event's leaf in its tenant's evidence ledger: the hash of its evidence record and the salt of
-/// the commitments to its personal values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LedgerLeaf {
-    pub leaf_hash: Hash,
-    pub salt: [u8; SALT_LEN],
-}
-
-/// A leaf as stored, with its place in the log. The salt is gone once the values were erased.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StoredLeaf {
-    pub leaf_index: u64,
-    pub leaf_hash: Hash,
-    pub salt: Option<[u8; SALT_LEN]>,
-}
-
-/// The key that signs tree heads, as stored: the private key (PKCS#8) sealed with the master key.
-#[derive(Clone, PartialEq, Eq)]
-pub struct StoredLedgerKey {
-    pub id: String,
-    pub private_key_sealed: Vec<u8>,
-    pub public_key_der: Vec<u8>,
-}
-
-impl Debug for StoredLedgerKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StoredLedgerKey").field("id", &self.id).finish_non_exhaustive()
-    }
 }
 
 /// Signs a tree head (with the ledger key); called by [`LedgerStore::advance_tree_head`].
@@ -394,71 +303,12 @@ pub trait EventStore: Send + Sync + Debug {
     ) -> Result<Vec<DailyCount>, StorageError>;
 }
 
-/// An event about to be verified, and its tenant's terms as they are now.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EventToVerify {
-    pub event: ClickwrapEvent,
-    /// The tenant's verified events allowed per month; `None`: unlimited.
-    pub event_quota: Option<u64>,
-    /// The tenant's legal name, printed on the certificate.
-    pub legal_name: Option<Name>,
-}
-
-/// Verified events of one UTC day.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DailyCount {
-    /// Midnight UTC starting the day.
-    pub day: Timestamp,
-    pub accepted: u64,
-    pub declined: u64,
-}
-
 #[async_trait]
 pub trait RateLimitStore: Send + Sync + Debug {
     /// Adds each entry's hits to the shared count of its key and window, all at once (instances
     /// sharing the store add up without a read-modify-write race); the shared counts after it, in
     /// the order of `batch`. Each key and window appears at most once; an empty batch does nothing.
     async fn add_hits(&self, batch: &[WindowHits]) -> Result<Vec<u64>, StorageError>;
-}
-
-/// A server key as stored: its material sealed with the master key, or, in a database made before
-/// master keys, in clear until `master-key rotate` seals it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct StoredServerKey {
-    pub id: KeyId,
-    pub material: StoredKeyMaterial,
-    pub is_current: bool,
-    pub created_at: Timestamp,
-    /// When another key became current instead (Signatures it made stay verifiable until they expire).
-    pub replaced_at: Option<Timestamp>,
-}
-
-#[derive(Clone, PartialEq, Eq)]
-pub enum StoredKeyMaterial {
-    Sealed(Vec<u8>),
-    Clear([u8; 32]),
-}
-
-impl Debug for StoredKeyMaterial {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            StoredKeyMaterial::Sealed(_) => "Sealed(***)",
-            StoredKeyMaterial::Clear(_) => "Clear(***)",
-        })
-    }
-}
-
-impl Debug for StoredServerKey {
-    // Clear material is a secret; only its id and dates are printed.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StoredServerKey")
-            .field("id", &self.id)
-            .field("material", &self.material)
-            .field("is_current", &self.is_current)
-            .field("created_at", &self.created_at)
-            .field("replaced_at", &self.replaced_at)
-            .finish()
-    }
 }
 
 #[async_trait]

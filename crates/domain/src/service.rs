@@ -8,14 +8,16 @@ use time::Duration;
 
 use crate::AppId;
 use crate::apps::models::App;
-use crate::keys::{Keyring, KeyringError, MasterKeys, load_keyring};
+use crate::keys::Keyring;
+use crate::keys::management::{KeyringError, load_keyring};
+use crate::keys::master::MasterKeys;
 use crate::ledger::tree_head::LedgerKey;
 use crate::limits::counter::RateCounter;
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
 use crate::ports::{
-    AppStore, AuditLogStore, CertificateRenderer, Clock, CpuPool, EventStore, IdGenerator, InPlace, KeyStore,
-    LedgerStore, NoOutboxSignal, OutboxSignal, Random, RateLimitStore, StorageError, TemplateStore, TenantStore,
-    WebhookTargetGuard,
+    AppStore, AuditLogStore, CertificateRenderer, Clock, CpuPool, DeliveryStore, EventStore, IdGenerator, InPlace,
+    KeyStore, LedgerStore, NoOutboxSignal, OutboxSignal, Random, RateLimitStore, StorageError, TemplateStore,
+    TenantStore, WebhookTargetGuard,
 };
 use crate::secrets::AppKey;
 use crate::serving_cache::{AppsForgetOnWrite, ServingCacheTtl, ServingCaches, TemplatesForgetOnWrite};
@@ -34,6 +36,8 @@ pub struct Ports {
     pub keys: Arc<dyn KeyStore>,
     pub ledger: Arc<dyn LedgerStore>,
     pub audit: Arc<dyn AuditLogStore>,
+    /// The webhook outbox: the delivery history and redeliveries.
+    pub deliveries: Arc<dyn DeliveryStore>,
     pub webhook_guard: Arc<dyn WebhookTargetGuard>,
     pub certificates: Arc<dyn CertificateRenderer>,
     /// Where CPU-heavy work runs; in place unless [`Ports::with_cpu_pool`] says otherwise.
@@ -63,6 +67,7 @@ impl Ports {
             + KeyStore
             + LedgerStore
             + AuditLogStore
+            + DeliveryStore
             + 'static,
     {
         Self {
@@ -76,7 +81,8 @@ impl Ports {
             rate_limits: store.clone(),
             keys: store.clone(),
             ledger: store.clone(),
-            audit: store,
+            audit: store.clone(),
+            deliveries: store,
             webhook_guard,
             certificates,
             cpu: Arc::new(InPlace),
@@ -178,8 +184,7 @@ impl ClickwrapService {
         master: MasterKeys,
         keys: Keyring,
     ) -> Result<Self, KeyringError> {
-        let ledger_key =
-            Arc::new(crate::ledger::service::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
+        let ledger_key = Arc::new(crate::ledger::key::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
         let caches = ServingCaches::new(ServingCacheTtl {
             unannounced: settings.serving_cache_ttl,
             announced: settings.serving_cache_ttl_announced,

@@ -37,9 +37,11 @@ use time::Duration;
 use crate::audit::models::AuditEntry;
 
 use crate::apps::models::App;
-use crate::consent::service::ShownVersion;
+use crate::apps::models::AppUpdate;
+use crate::consent::models::ShownVersion;
 use crate::content::placeholders::PlaceholderValues;
-use crate::ports::{AppStore, AppUpdate, InsertVersionError, StorageError, TemplateStore, TemplateUpdate};
+use crate::ports::{AppStore, InsertVersionError, StorageError, TemplateStore};
+use crate::templates::models::TemplateUpdate;
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
 use crate::{AppId, Language, TemplateId, TenantId, Timestamp};

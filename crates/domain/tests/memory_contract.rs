@@ -3,7 +3,8 @@
 //! `every_suite_on_one_store` runs them all, twice, on a shared one, as a database that already
 //! holds data would be.
 
-use clickwrap_domain::contract::{self, Stores};
+use clickwrap_domain::contract;
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::memory::MemoryStore;
 
 #[tokio::test]

@@ -7,14 +7,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use clickwrap_domain::apps::models::App;
+use clickwrap_domain::apps::models::AppChanges;
 use clickwrap_domain::apps::models::AppKeyOverlap;
-use clickwrap_domain::apps::service::{AppChanges, NewApp};
+use clickwrap_domain::apps::service::NewApp;
 use clickwrap_domain::audit::models::AuditAction;
 use clickwrap_domain::consent::acceptance::ConsentStatus;
+use clickwrap_domain::consent::cursor::PageLimit;
 use clickwrap_domain::consent::models::{Action, EventFilter, EventStatus, Presentation, PresentationMode};
-use clickwrap_domain::consent::queries::{
-    CertificateError, EventLookupError, ListEventsError, PageLimit, ReAcceptOutcome,
-};
+use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, ListEventsError, ReAcceptOutcome};
 use clickwrap_domain::consent::service::{
     ClickwrapCheck, ClickwrapQueryError, ContentQuery, PresentedAction, RecordActionError, RecordedAction, VerifyError,
 };
@@ -68,7 +68,10 @@ async fn world_with(settings: Settings) -> World {
     let service = ClickwrapService::start(
         ports,
         settings,
-        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+        clickwrap_domain::keys::master::MasterKeys::new(
+            clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+            None,
+        ),
     )
     .await
     .unwrap();
@@ -234,7 +237,10 @@ async fn second_instance(w: &World) -> ClickwrapService {
         Arc::new(memory::AllowAllWebhookTargets),
         Arc::new(memory::TextCertificateRenderer),
     );
-    let master = clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None);
+    let master = clickwrap_domain::keys::master::MasterKeys::new(
+        clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+        None,
+    );
     ClickwrapService::start(ports, Settings::default(), master).await.unwrap()
 }
 
@@ -882,7 +888,10 @@ async fn rate_limits_count_per_app_ip_and_route() {
 async fn rate_limits_are_decided_in_memory_and_shared_when_synced() {
     let settings = Settings { rate_limit: RateLimitPolicy::per_hour(3), ..Settings::default() };
     let w = world_with(settings).await;
-    let master = clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None);
+    let master = clickwrap_domain::keys::master::MasterKeys::new(
+        clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+        None,
+    );
     let other = ClickwrapService::start(w.service.ports().clone(), settings, master).await.unwrap();
     let op = w.operator("Acme", None).await;
     let key = RateLimitKey { app_id: op.app.id, client_ip: "198.51.100.1".into(), route: RateLimitedRoute::Verify };
@@ -1013,10 +1022,10 @@ async fn verifications_and_redeliveries_tell_the_outbox_once_committed() {
     assert_eq!(told(), 1, "a DISABLED delivery is not due");
 
     let delivery = w.store.find_delivery_for_event(op.tenant.id, verified.event.id).await.unwrap().unwrap();
-    service.redeliver_webhook(&*w.store, &op.admin(), delivery.id).await.unwrap();
+    service.redeliver_webhook(&op.admin(), delivery.id).await.unwrap();
     assert_eq!(told(), 2, "a redelivery");
     let unknown = clickwrap_domain::DeliveryId::from_uuid(uuid::Uuid::new_v4());
-    assert!(service.redeliver_webhook(&*w.store, &op.admin(), unknown).await.is_err());
+    assert!(service.redeliver_webhook(&op.admin(), unknown).await.is_err());
     assert_eq!(told(), 2, "nothing redelivered, nothing told");
 }
 

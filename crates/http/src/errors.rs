@@ -2,7 +2,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::http::header;
-use clickwrap_domain::apps::service::{CreateAppError, UpdateAppError};
+use clickwrap_domain::apps::service::{AppCredentialError, CreateAppError, UpdateAppError};
 use clickwrap_domain::consent::queries::{
     CertificateError, EventLookupError, ListEventsError, ReAcceptError, StatusError,
 };
@@ -223,6 +223,15 @@ impl From<UpdateAppError> for ApiError {
             UpdateAppError::NotFound => app_not_found(),
             UpdateAppError::WebhookUrlRejected(e) => ApiError::bad_request("WEBHOOK_URL_REJECTED", e.to_string()),
             UpdateAppError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<AppCredentialError> for ApiError {
+    fn from(error: AppCredentialError) -> Self {
+        match error {
+            AppCredentialError::NotFound => app_not_found(),
+            AppCredentialError::Storage(e) => e.into(),
         }
     }
 }

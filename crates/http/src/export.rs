@@ -7,8 +7,8 @@ use actix_web::http::header;
 use actix_web::web::Bytes;
 use clickwrap_domain::TenantId;
 use clickwrap_domain::consent::cursor::EventPosition;
+use clickwrap_domain::consent::models::EventDetails;
 use clickwrap_domain::consent::models::EventFilter;
-use clickwrap_domain::consent::queries::EventDetails;
 use clickwrap_domain::service::ClickwrapService;
 use serde_json::Value;
 

@@ -22,8 +22,8 @@ pub mod openapi;
 pub mod problem;
 
 pub use middleware::{CONTENT_SECURITY_POLICY, content_security_policy_with_inline};
-pub use wire::public::dialog_preview as dialog_preview_json;
 pub use state::ApiState;
+pub use wire::public::dialog_preview as dialog_preview_json;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};

@@ -1,8 +1,8 @@
 //! The query of a paged list: the events list's filters, its cursor and the page size, as the
 //! events routes and the export read them.
 
+use clickwrap_domain::consent::cursor::PageLimit;
 use clickwrap_domain::consent::models::{Action, EventFilter};
-use clickwrap_domain::consent::queries::PageLimit;
 use clickwrap_domain::{EndUserId, TemplateId, Timestamp};
 
 use crate::problem::{ApiError, ApiResult};

@@ -1,8 +1,5 @@
 //! What the routes and the middleware share, one value per server.
 
-use std::sync::Arc;
-
-use clickwrap_domain::ports::DeliveryStore;
 use clickwrap_domain::service::ClickwrapService;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 
@@ -19,8 +16,6 @@ pub struct ApiState {
     /// Address ranges a webhook URL may point at although they are not public
     /// (`CLICKWRAP_WEBHOOK_ALLOW_CIDRS`).
     pub webhook_allow: AllowCidrs,
-    /// Webhook deliveries and their attempts, for the operator's delivery history.
-    pub deliveries: Arc<dyn DeliveryStore>,
     /// The query parameters each operation takes, which the unknown-parameter check reads
     /// ([`DocumentedParameters::compiled`], read once at start-up).
     pub documented_parameters: DocumentedParameters,

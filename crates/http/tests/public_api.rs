@@ -386,8 +386,8 @@ async fn public_routes_validate_their_input_and_answer_cors() {
 
 #[actix_web::test]
 async fn allowed_origins_are_enforced() {
+    use clickwrap_domain::apps::models::AppChanges;
     use clickwrap_domain::apps::models::parse_origins;
-    use clickwrap_domain::apps::service::AppChanges;
     use clickwrap_domain::{AppId, TenantId};
     let h = harness().await;
     let op = operator(&h, None).await;
@@ -801,8 +801,8 @@ async fn a_change_through_one_instance_is_announced_to_another_and_a_reconnectio
     use std::sync::Arc;
     use std::time::Duration;
 
+    use clickwrap_domain::apps::models::AppChanges;
     use clickwrap_domain::apps::models::parse_origins;
-    use clickwrap_domain::apps::service::AppChanges;
     use clickwrap_domain::templates::customizations::{AgreementMode, Customizations};
     use clickwrap_domain::{AppId, TemplateId, TenantId};
     use clickwrap_postgres::notifications::{self, ServingCacheUpdates};

@@ -1,8 +1,9 @@
 use async_trait::async_trait;
+use clickwrap_domain::apps::models::AppChanges;
+use clickwrap_domain::apps::models::AppUpdate;
 use clickwrap_domain::apps::models::{App, Origin, PreviousAppKey};
-use clickwrap_domain::apps::service::AppChanges;
 use clickwrap_domain::audit::models::AuditEntry;
-use clickwrap_domain::ports::{AppStore, AppUpdate, StorageError};
+use clickwrap_domain::ports::{AppStore, StorageError};
 use clickwrap_domain::secrets::SecretHash;
 use clickwrap_domain::webhooks::url::WebhookUrl;
 use clickwrap_domain::{AppId, Name, TenantId, Timestamp};

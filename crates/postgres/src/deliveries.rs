@@ -18,11 +18,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::ports::{DeliveryStore, StorageError};
-use clickwrap_domain::webhooks::dispatch::{
-    AttemptError, ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner,
-};
-use clickwrap_domain::webhooks::history::{DeliveryPosition, DeliveryRecord};
+use clickwrap_domain::webhooks::dispatch::{ClaimedDelivery, FinishedAttempt, LeaseOwner};
+use clickwrap_domain::webhooks::models::{AttemptError, DeliveryAttempt};
 use clickwrap_domain::webhooks::models::{Delivery, DeliveryState};
+use clickwrap_domain::webhooks::models::{DeliveryPosition, DeliveryRecord};
 use clickwrap_domain::{AppId, DeliveryId, EventId, TenantId, Timestamp};
 use diesel::QueryableByName;
 use diesel::sql_types::{BigInt, Bool, Int4, Nullable, Text, Timestamptz, Uuid as SqlUuid};

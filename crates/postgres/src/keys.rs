@@ -2,8 +2,10 @@
 
 use async_trait::async_trait;
 use clickwrap_domain::AppId;
-use clickwrap_domain::keys::{KeyId, ResealError, SealedSecret};
-use clickwrap_domain::ports::{KeyStore, StorageError, StoredKeyMaterial, StoredServerKey};
+use clickwrap_domain::keys::KeyId;
+use clickwrap_domain::keys::management::{ResealError, SealedSecret};
+use clickwrap_domain::keys::models::{StoredKeyMaterial, StoredServerKey};
+use clickwrap_domain::ports::{KeyStore, StorageError};
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, RunQueryDsl};
 use time::OffsetDateTime;

@@ -4,8 +4,9 @@
 
 use async_trait::async_trait;
 use clickwrap_domain::ledger::merkle::{Frontier, Hash};
+use clickwrap_domain::ledger::models::{StoredLeaf, StoredLedgerKey};
 use clickwrap_domain::ledger::tree_head::{SignedTreeHead, TreeHead};
-use clickwrap_domain::ports::{LedgerStore, StorageError, StoredLeaf, StoredLedgerKey, TreeHeadSigner};
+use clickwrap_domain::ports::{LedgerStore, StorageError, TreeHeadSigner};
 use clickwrap_domain::{EventId, TenantId, Timestamp};
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, RunQueryDsl};

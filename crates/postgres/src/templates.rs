@@ -3,10 +3,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use async_trait::async_trait;
 use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::content::sanitize::SanitizedHtml;
-use clickwrap_domain::ports::{InsertVersionError, StorageError, TemplateStore, TemplateUpdate};
+use clickwrap_domain::ports::{InsertVersionError, StorageError, TemplateStore};
 use clickwrap_domain::templates::customizations::{
     AgreementMode, ButtonStyle, Buttons, Color, Customizations, TextOverrides, Theme,
 };
+use clickwrap_domain::templates::models::TemplateUpdate;
 use clickwrap_domain::templates::models::{LocalizedContent, Template, TemplateVersion};
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, TenantId, Timestamp};

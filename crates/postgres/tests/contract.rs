@@ -1,7 +1,8 @@
 //! The storage ports' contract suites (the same ones the in-memory store passes), run against
 //! PostgreSQL, each on a database of its own.
 
-use clickwrap_domain::contract::{self, Stores};
+use clickwrap_domain::contract;
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_postgres::test_db::TestDatabase;
 
 macro_rules! contract_test {

@@ -4,8 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
 use clickwrap_domain::consent::models::Action;
+use clickwrap_domain::contract;
 use clickwrap_domain::contract::fixtures::{self, base_plus_secs};
-use clickwrap_domain::contract::{self, Stores};
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::ports::{CommitVerificationError, EventStore};
 use clickwrap_postgres::test_db::TestDatabase;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};

@@ -10,8 +10,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
 use clickwrap_domain::consent::models::{Action, ClickwrapEvent};
-use clickwrap_domain::contract::Stores;
 use clickwrap_domain::contract::fixtures::{self, Seed, base_plus_secs};
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::ports::EventStore;
 use clickwrap_domain::templates::models::Template;
 use clickwrap_domain::templates::versioning::VersionNumber;

@@ -13,8 +13,8 @@
 
 use clickwrap_domain::EndUserId;
 use clickwrap_domain::consent::models::{Action, ClickwrapEvent, EventFilter};
-use clickwrap_domain::contract::Stores;
 use clickwrap_domain::contract::fixtures::{self, Seed, base_plus_secs};
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::ports::{DeliveryStore, EventStore, LedgerStore};
 use clickwrap_domain::templates::models::Template;
 use clickwrap_domain::webhooks::dispatch::LeaseOwner;

@@ -5,8 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
+use clickwrap_domain::contract;
 use clickwrap_domain::contract::fixtures::{self, base_plus_secs};
-use clickwrap_domain::contract::{self, Stores};
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_postgres::PgStore;
 use clickwrap_postgres::database::{DatabaseUrl, PoolSettings, grant_to_serving_role, migrate, pool};
 use clickwrap_postgres::test_db::TestDatabase;

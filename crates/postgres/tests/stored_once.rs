@@ -3,9 +3,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)] // test code
 
-use clickwrap_domain::contract::{Stores, fixtures};
+use clickwrap_domain::contract::fixtures;
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::ports::{DeliveryStore, EventStore};
-use clickwrap_domain::webhooks::dispatch::{AttemptOutcome, DeliveryAttempt, LeaseOwner};
+use clickwrap_domain::webhooks::dispatch::{AttemptOutcome, LeaseOwner};
+use clickwrap_domain::webhooks::models::DeliveryAttempt;
 use clickwrap_postgres::test_db::TestDatabase;
 use diesel::QueryableByName;
 use diesel::sql_types::{Nullable, Text};
@@ -51,7 +53,7 @@ async fn an_attempt_shows_its_deliverys_payload_without_storing_a_copy() {
         request_body: payload.clone(),
         response_status: Some(500),
         response_excerpt: Some("down".to_owned()),
-        error: Some(clickwrap_domain::webhooks::dispatch::AttemptError::UnexpectedStatus),
+        error: Some(clickwrap_domain::webhooks::models::AttemptError::UnexpectedStatus),
         started_at: now,
         duration_ms: 3,
     };

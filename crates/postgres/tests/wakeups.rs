@@ -7,9 +7,11 @@
 
 use std::time::Duration;
 
-use clickwrap_domain::contract::{Stores, fixtures};
+use clickwrap_domain::contract::fixtures;
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::ports::{DeliveryStore, EventStore};
-use clickwrap_domain::webhooks::dispatch::{AttemptOutcome, DeliveryAttempt, LeaseOwner};
+use clickwrap_domain::webhooks::dispatch::{AttemptOutcome, LeaseOwner};
+use clickwrap_domain::webhooks::models::DeliveryAttempt;
 use clickwrap_postgres::deliveries::listen;
 use clickwrap_postgres::test_db::TestDatabase;
 use tokio::sync::mpsc::{UnboundedReceiver, error::TryRecvError};
@@ -62,7 +64,7 @@ async fn redeliveries_and_released_leases_wake_the_listener_and_verifications_do
         request_body: record.delivery.payload.clone(),
         response_status: Some(500),
         response_excerpt: Some("down".to_owned()),
-        error: Some(clickwrap_domain::webhooks::dispatch::AttemptError::UnexpectedStatus),
+        error: Some(clickwrap_domain::webhooks::models::AttemptError::UnexpectedStatus),
         started_at: now,
         duration_ms: 3,
     };

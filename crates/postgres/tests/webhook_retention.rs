@@ -5,8 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // test code
 
+use clickwrap_domain::contract;
 use clickwrap_domain::contract::fixtures::{self, Seed, base_plus_secs};
-use clickwrap_domain::contract::{self, Stores};
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::ports::DeliveryStore;
 use clickwrap_domain::webhooks::models::DeliveryState;
 use clickwrap_domain::webhooks::retention::{DeliveryRetention, RetentionCutoffs};

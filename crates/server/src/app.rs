@@ -12,7 +12,8 @@ use actix_web::middleware::{Next, from_fn};
 use actix_web::{HttpResponse, HttpServer, web};
 use clickwrap_console::ConsoleState;
 use clickwrap_domain::consent::signature::unverified_purge_cutoff;
-use clickwrap_domain::keys::{KeyringError, MasterKeys, load_keyring};
+use clickwrap_domain::keys::management::{KeyringError, load_keyring};
+use clickwrap_domain::keys::master::MasterKeys;
 use clickwrap_domain::limits::rate::RateLimitPolicy;
 use clickwrap_domain::ports::{Clock, CpuPool};
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
@@ -50,7 +51,7 @@ pub(crate) enum StartError {
     #[error("no master key is configured")]
     NoMasterKey,
     #[error(transparent)]
-    Keyring(#[from] clickwrap_domain::keys::KeyringError),
+    Keyring(#[from] clickwrap_domain::keys::management::KeyringError),
     /// The unknown-parameter check has no list to check against.
     #[error(transparent)]
     OpenApi(#[from] OpenApiError),
@@ -271,7 +272,7 @@ pub(crate) async fn serve(
     )
     .map_err(|e| StartError::Other(format!("webhook delivery settings: {e}")))?;
     dispatcher_config.poll_interval = config.poll_interval;
-    let dispatcher = Dispatcher::new(dispatcher_config, service.clone(), deliveries.clone())
+    let dispatcher = Dispatcher::new(dispatcher_config, service.clone(), deliveries)
         .map_err(|e| StartError::Other(format!("the webhook dispatcher could not start: {e}")))?;
     // This instance's verifications and redeliveries wake its dispatcher in process; other
     // instances' redeliveries and released leases arrive by NOTIFY, the rest by the poll.
@@ -291,7 +292,6 @@ pub(crate) async fn serve(
 
     let console = web::Data::new(ConsoleState {
         service: service.clone(),
-        deliveries: deliveries.clone(),
         webhook_allow: webhook_allow(&config),
         secure_cookies: config.public_url.starts_with("https://"),
         // The console's export is the operator API's, so both give the same file.
@@ -310,7 +310,6 @@ pub(crate) async fn serve(
         trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
         signing_certificate_pem,
         webhook_allow: webhook_allow(&config),
-        deliveries,
         documented_parameters,
     });
     let metrics = web::Data::new(Metrics::default());

@@ -3,7 +3,8 @@
 //! instance then uses the current one, read from the database, where the private key is kept
 //! sealed with the master key.
 
-use clickwrap_domain::keys::{MasterKeys, SIGNING_KEY_BINDING};
+use clickwrap_domain::keys::management::SIGNING_KEY_BINDING;
+use clickwrap_domain::keys::master::MasterKeys;
 use clickwrap_domain::ports::Random;
 use clickwrap_domain::system::OsRandom;
 use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity, certificate_pem_from_der};

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use clickwrap_domain::keys::MasterKeys;
+use clickwrap_domain::keys::master::MasterKeys;
 use clickwrap_domain::webhooks::cidr::Cidr;
 use clickwrap_domain::webhooks::dispatch::{InvalidRetryDelays, RetryPolicy};
 use clickwrap_domain::webhooks::retention::DeliveryRetention;

@@ -677,7 +677,10 @@ mod tests {
             ClickwrapService::start(
                 ports,
                 Settings::default(),
-                clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+                clickwrap_domain::keys::master::MasterKeys::new(
+                    clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+                    None,
+                ),
             )
             .await
             .unwrap(),

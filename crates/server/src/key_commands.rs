@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use clickwrap_domain::keys::{KeyId, MasterKeys, Resealer, delete_server_key, list_server_keys, rotate_server_key};
+use clickwrap_domain::keys::KeyId;
+use clickwrap_domain::keys::management::{Resealer, delete_server_key, list_server_keys, rotate_server_key};
+use clickwrap_domain::keys::master::MasterKeys;
 use clickwrap_domain::ports::{Clock, KeyStore, Random};
 use clickwrap_domain::system::{OsRandom, SystemClock};
 use clickwrap_postgres::PgStore;

@@ -278,7 +278,7 @@ async fn demo_master_keys(
     config: &Config,
     store: &clickwrap_postgres::PgStore,
     key_file: &std::path::Path,
-) -> Result<clickwrap_domain::keys::MasterKeys, (u8, String)> {
+) -> Result<clickwrap_domain::keys::master::MasterKeys, (u8, String)> {
     let master = match &config.master_keys {
         Some(keys) => keys.clone(),
         None => {
@@ -289,11 +289,11 @@ async fn demo_master_keys(
             } else {
                 eprintln!("Using the demo's master key in {file}.");
             }
-            clickwrap_domain::keys::MasterKeys::new(key, None)
+            clickwrap_domain::keys::master::MasterKeys::new(key, None)
         }
     };
     let keys = clickwrap_domain::ports::KeyStore::server_keys(store).await.map_err(|e| (1, e.to_string()))?;
-    if keys.iter().any(|key| matches!(key.material, clickwrap_domain::ports::StoredKeyMaterial::Clear(_))) {
+    if keys.iter().any(|key| matches!(key.material, clickwrap_domain::keys::models::StoredKeyMaterial::Clear(_))) {
         let report = key_commands::reseal_everything(store, &master).await.map_err(|m| (1, m))?;
         eprintln!("Sealed the secrets of this database (made before master keys) with the master key: {report}");
     }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use base64ct::{Base64, Encoding};
-use clickwrap_domain::keys::MasterKey;
+use clickwrap_domain::keys::master::MasterKey;
 use clickwrap_domain::ports::Random;
 use clickwrap_domain::system::OsRandom;
 

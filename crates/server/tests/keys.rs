@@ -8,7 +8,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use clickwrap_domain::keys::{MasterKey, MasterKeys, SIGNING_KEY_BINDING, server_key_binding};
+use clickwrap_domain::keys::management::{SIGNING_KEY_BINDING, server_key_binding};
+use clickwrap_domain::keys::master::{MasterKey, MasterKeys};
 use clickwrap_domain::secrets::SecretBox;
 use clickwrap_postgres::test_db::TestDatabase;
 use common::{

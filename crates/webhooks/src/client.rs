@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use clickwrap_domain::webhooks::dispatch::{AttemptError, RESPONSE_EXCERPT_MAX_BYTES, response_excerpt};
+use clickwrap_domain::webhooks::dispatch::{RESPONSE_EXCERPT_MAX_BYTES, response_excerpt};
+use clickwrap_domain::webhooks::models::AttemptError;
 use clickwrap_domain::webhooks::url::WebhookUrl;
 use http::header::{CONTENT_TYPE, HeaderValue, USER_AGENT};
 use http::{Method, Request};

@@ -30,9 +30,8 @@ use bytes::Bytes;
 use clickwrap_domain::apps::models::App;
 use clickwrap_domain::ports::{DeliveryStore, OutboxSignal, StorageError};
 use clickwrap_domain::service::ClickwrapService;
-use clickwrap_domain::webhooks::dispatch::{
-    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner, is_success,
-};
+use clickwrap_domain::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, FinishedAttempt, LeaseOwner, is_success};
+use clickwrap_domain::webhooks::models::{AttemptError, DeliveryAttempt};
 use clickwrap_domain::webhooks::signing::sign;
 use clickwrap_domain::{AppId, Timestamp};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, oneshot};

@@ -11,16 +11,17 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use clickwrap_domain::apps::service::AppChanges;
+use clickwrap_domain::apps::models::AppChanges;
 use clickwrap_domain::audit::models::AuditEntry;
-use clickwrap_domain::consent::queries::PageLimit;
+use clickwrap_domain::consent::cursor::PageLimit;
 use clickwrap_domain::memory::AllowAllWebhookTargets;
 use clickwrap_domain::ports::{DeliveryStore, StorageError};
 use clickwrap_domain::tenants::models::Admin;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
-use clickwrap_domain::webhooks::dispatch::{AttemptError, ClaimedDelivery, FinishedAttempt, LeaseOwner, RetryPolicy};
-use clickwrap_domain::webhooks::history::{DeliveryPosition, DeliveryRecord};
+use clickwrap_domain::webhooks::dispatch::{ClaimedDelivery, FinishedAttempt, LeaseOwner, RetryPolicy};
+use clickwrap_domain::webhooks::models::AttemptError;
 use clickwrap_domain::webhooks::models::DeliveryState;
+use clickwrap_domain::webhooks::models::{DeliveryPosition, DeliveryRecord};
 use clickwrap_domain::{AppId, DeliveryId, TenantId, Timestamp};
 use clickwrap_postgres::PgStore;
 use clickwrap_webhooks::receiver::verify_request;
@@ -273,7 +274,7 @@ async fn switched_off_webhooks_are_disabled_and_can_be_redelivered() {
     // Switched on again, the operator redelivers: sent now, with a new round of attempts.
     world.change_app(&paused, AppChanges { webhook_enabled: Some(true), ..AppChanges::default() }).await;
     let id = records[0].delivery.id;
-    world.service.redeliver_webhook(&world.store, &Admin::server(world.tenant.id), id).await.unwrap();
+    world.service.redeliver_webhook(&Admin::server(world.tenant.id), id).await.unwrap();
     let record = world.wait_for_deliveries(&[paused_event], SOON, state(DeliveryState::Delivered)).await.remove(0);
     assert_eq!(record.attempts.len(), 1);
     assert_eq!(receiver.count("/paused"), 1);
@@ -283,26 +284,15 @@ async fn switched_off_webhooks_are_disabled_and_can_be_redelivered() {
         world.verified_event(&paused).await;
     }
     let limit = PageLimit::parse(2).unwrap();
-    let first =
-        world.service.list_webhook_deliveries(&world.store, world.tenant.id, paused.id, None, limit).await.unwrap();
+    let first = world.service.list_webhook_deliveries(world.tenant.id, paused.id, None, limit).await.unwrap();
     assert_eq!(first.items.len(), 2);
     let cursor = first.next_cursor.expect("a second page");
-    let second = world
-        .service
-        .list_webhook_deliveries(&world.store, world.tenant.id, paused.id, Some(&cursor), limit)
-        .await
-        .unwrap();
+    let second = world.service.list_webhook_deliveries(world.tenant.id, paused.id, Some(&cursor), limit).await.unwrap();
     assert_eq!(second.next_cursor, None);
     assert_eq!(second.items.iter().map(|r| r.delivery.id).collect::<Vec<_>>(), vec![id]);
     assert_eq!(second.items[0].attempts.len(), 1);
     // A cursor of one app's list is not valid for another's.
-    assert!(
-        world
-            .service
-            .list_webhook_deliveries(&world.store, world.tenant.id, removed.id, Some(&cursor), limit)
-            .await
-            .is_err()
-    );
+    assert!(world.service.list_webhook_deliveries(world.tenant.id, removed.id, Some(&cursor), limit).await.is_err());
     dispatcher.shutdown().await;
 }
 

@@ -3,9 +3,10 @@
 
 use actix_web::HttpRequest;
 use actix_web::web::{Bytes, Data, Path};
+use clickwrap_domain::apps::models::AppChanges;
 use clickwrap_domain::apps::models::{App, AppKeyOverlap, InvalidOrigins, Origin, parse_origins};
-use clickwrap_domain::apps::service::{AppChanges, CreateAppError, NewApp, UpdateAppError};
-use clickwrap_domain::consent::queries::PageLimit;
+use clickwrap_domain::apps::service::{AppCredentialError, CreateAppError, NewApp, UpdateAppError};
+use clickwrap_domain::consent::cursor::PageLimit;
 use clickwrap_domain::webhooks::history::{ListDeliveriesError, RedeliverError};
 use clickwrap_domain::webhooks::url::WebhookUrl;
 use clickwrap_domain::{AppId, DeliveryId, Name};
@@ -58,6 +59,15 @@ impl From<UpdateAppError> for ConsoleError {
             UpdateAppError::NotFound => ConsoleError::NotFound("the app"),
             UpdateAppError::WebhookUrlRejected(e) => ConsoleError::invalid("Webhook URL", e),
             UpdateAppError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<AppCredentialError> for ConsoleError {
+    fn from(error: AppCredentialError) -> Self {
+        match error {
+            AppCredentialError::NotFound => ConsoleError::NotFound("the app"),
+            AppCredentialError::Storage(e) => e.into(),
         }
     }
 }
@@ -186,13 +196,7 @@ pub(super) async fn deliveries(
     let query = Form::parse(request.query_string().as_bytes());
     let listed = state
         .service
-        .list_webhook_deliveries(
-            &*state.deliveries,
-            session.tenant_id(),
-            app.id,
-            query.optional("cursor"),
-            PageLimit::DEFAULT,
-        )
+        .list_webhook_deliveries(session.tenant_id(), app.id, query.optional("cursor"), PageLimit::DEFAULT)
         .await;
     let delivery_page = match listed {
         Ok(delivery_page) => delivery_page,
@@ -220,7 +224,7 @@ pub(super) async fn redeliver(
         Ok(app) => format!("/console/apps/{app}/webhooks"),
         Err(_) => "/console".to_owned(),
     };
-    match state.service.redeliver_webhook(&*state.deliveries, &admin, id).await {
+    match state.service.redeliver_webhook(&admin, id).await {
         Ok(()) => Ok(redirect_with(&back, true, "The delivery was queued to be sent again now.")),
         Err(RedeliverError::NotFound) => Err(ConsoleError::NotFound("the webhook delivery")),
         Err(RedeliverError::Storage(e)) => Err(e.into()),

@@ -4,8 +4,9 @@
 use actix_web::http::header;
 use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
+use clickwrap_domain::consent::cursor::PageLimit;
 use clickwrap_domain::consent::models::{Action, EventFilter};
-use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, ListEventsError, PageLimit};
+use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, ListEventsError};
 use clickwrap_domain::{EndUserId, EventId, TemplateId};
 
 use super::{PageResult, chrome, page};

@@ -5,7 +5,7 @@ use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use clickwrap_domain::OperatorTokenId;
 use clickwrap_domain::audit::service::AuditLogError;
-use clickwrap_domain::consent::queries::PageLimit;
+use clickwrap_domain::consent::cursor::PageLimit;
 use clickwrap_domain::service::AuthError;
 use clickwrap_domain::tenants::models::{OperatorRole, OperatorTokenInfo};
 use clickwrap_domain::tenants::service::{CreateOperatorTokenError, RevokeOperatorTokenError};
@@ -89,7 +89,7 @@ pub(super) async fn overview(state: Data<ConsoleState>, session: SignedIn) -> Pa
     let apps = state.service.list_apps(tenant).await?;
     let failing: Vec<views::overview::FailingDelivery> = state
         .service
-        .failed_webhook_deliveries(&*state.deliveries, tenant, FAILING_SHOWN)
+        .failed_webhook_deliveries(tenant, FAILING_SHOWN)
         .await?
         .into_iter()
         .map(|record| {

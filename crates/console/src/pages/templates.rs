@@ -10,9 +10,10 @@ use clickwrap_domain::content::placeholders::{PlaceholderName, PlaceholderValues
 use clickwrap_domain::content::sanitize::{SanitizedHtml, sanitize};
 use clickwrap_domain::ports::run_on_cpu_pool;
 use clickwrap_domain::templates::customizations::{AgreementMode, ButtonStyle, Color, Customizations, TextOverrides};
+use clickwrap_domain::templates::models::TemplateChanges;
 use clickwrap_domain::templates::models::{PublishError, Template};
 use clickwrap_domain::templates::service::{
-    EnableTemplateError, NewTemplate, PublishVersionError, SaveDraftLanguageError, TemplateChanges, TemplateError,
+    EnableTemplateError, NewTemplate, PublishVersionError, SaveDraftLanguageError, TemplateError,
 };
 use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
 use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};

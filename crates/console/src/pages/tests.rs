@@ -24,11 +24,14 @@ struct World {
 
 async fn world() -> World {
     let clock = Arc::new(ManualClock::new(Timestamp::parse_rfc3339("2026-11-25T07:00:00.000Z").unwrap()));
-    let (ports, store): (_, Arc<MemoryStore>) = memory::ports(clock);
+    let (ports, _store): (_, Arc<MemoryStore>) = memory::ports(clock);
     let service = ClickwrapService::start(
         ports,
         Settings::default(),
-        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+        clickwrap_domain::keys::master::MasterKeys::new(
+            clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+            None,
+        ),
     )
     .await
     .unwrap();
@@ -37,7 +40,6 @@ async fn world() -> World {
         service.create_operator_token(&Admin::server(tenant.id), "Auditor", OperatorRole::Viewer).await.unwrap();
     let console = web::Data::new(ConsoleState {
         service: service.clone(),
-        deliveries: store,
         webhook_allow: AllowCidrs::new(Vec::new()),
         secure_cookies: false,
         // Says what it was handed, so that a test can check the console's parsing.

@@ -2,8 +2,9 @@
 //! its credential rotation, and its webhook deliveries.
 
 use clickwrap_domain::apps::models::App;
-use clickwrap_domain::webhooks::dispatch::DeliveryAttempt;
-use clickwrap_domain::webhooks::history::{DeliveryPage, DeliveryRecord};
+use clickwrap_domain::webhooks::history::DeliveryPage;
+use clickwrap_domain::webhooks::models::DeliveryAttempt;
+use clickwrap_domain::webhooks::models::DeliveryRecord;
 use maud::{Markup, html};
 
 use super::components::{
@@ -434,7 +435,7 @@ fn origins_field(id: &str, value: &str) -> Markup {
 
 #[cfg(test)]
 mod tests {
-    use clickwrap_domain::webhooks::dispatch::AttemptError;
+    use clickwrap_domain::webhooks::models::AttemptError;
     use clickwrap_domain::webhooks::models::Delivery;
     use clickwrap_domain::{DeliveryId, EventId, TenantId};
 

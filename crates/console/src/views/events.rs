@@ -2,8 +2,9 @@
 //! status.
 
 use clickwrap_domain::consent::acceptance::ConsentStatus;
+use clickwrap_domain::consent::models::EventDetails;
 use clickwrap_domain::consent::models::{ClickwrapEvent, EventStatus};
-use clickwrap_domain::consent::queries::{ConsentStatusView, EventDetails, EventPage};
+use clickwrap_domain::consent::queries::{ConsentStatusView, EventPage};
 use clickwrap_domain::templates::models::Template;
 use maud::{Markup, html};
 use serde_json::Value;

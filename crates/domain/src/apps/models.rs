@@ -151,6 +151,35 @@ impl fmt::Debug for Origin {
     }
 }
 
+/// What an operator sends to change an app, parsed; `None` leaves a field as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AppChanges {
+    pub name: Option<Name>,
+    /// `Some(None)` removes the webhook URL.
+    pub webhook_url: Option<Option<WebhookUrl>>,
+    pub webhook_enabled: Option<bool>,
+    pub allowed_origins: Option<Vec<Origin>>,
+}
+
+/// One change to a stored app. The store writes only the fields it names, never a copy of the
+/// whole app read earlier, so changes made at the same time never undo each other (a PATCH must
+/// not bring back an App Key that was just replaced).
+#[derive(Debug, Clone)]
+pub enum AppUpdate {
+    Settings(AppChanges),
+    /// A new App Key. With `old_key_expires_at`, the key it replaces (whatever is current when
+    /// the change is written) keeps working until then; without, it fails at once. Either way a
+    /// key replaced by an earlier rotation stops.
+    AppKey {
+        hash: SecretHash,
+        old_key_expires_at: Option<Timestamp>,
+    },
+    /// A new webhook signing secret, sealed.
+    WebhookSecret {
+        sealed: Vec<u8>,
+    },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

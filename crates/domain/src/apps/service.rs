@@ -1,9 +1,11 @@
 //! App use cases: create, read, change, regenerate the App Key, rotate the webhook signing secret.
 
 use super::models::{App, AppKeyOverlap, Origin, secret_binding};
+use crate::apps::models::AppChanges;
+use crate::apps::models::AppUpdate;
 use crate::audit::models::{AuditAction, AuditEntry};
 use crate::name::Name;
-use crate::ports::{AppUpdate, StorageError, WebhookTargetRejected};
+use crate::ports::{StorageError, WebhookTargetRejected};
 use crate::secrets::{AppKey, OpenSecretError, WebhookSigningSecret};
 use crate::service::ClickwrapService;
 use crate::tenants::models::Admin;
@@ -16,16 +18,6 @@ pub struct NewApp {
     pub name: Name,
     pub webhook_url: Option<WebhookUrl>,
     pub allowed_origins: Vec<Origin>,
-}
-
-/// What an operator sends to change an app, parsed; `None` leaves a field as it is.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct AppChanges {
-    pub name: Option<Name>,
-    /// `Some(None)` removes the webhook URL.
-    pub webhook_url: Option<Option<WebhookUrl>>,
-    pub webhook_enabled: Option<bool>,
-    pub allowed_origins: Option<Vec<Origin>>,
 }
 
 /// A new app with its secrets, which are shown this once.
@@ -59,6 +51,16 @@ pub enum UpdateAppError {
     NotFound,
     #[error(transparent)]
     WebhookUrlRejected(#[from] WebhookTargetRejected),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// Replacing one of an app's credentials (its App Key, its webhook signing secret). No URL is
+/// vetted, so unlike [`UpdateAppError`] nothing can be rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AppCredentialError {
+    #[error("no such app")]
+    NotFound,
     #[error(transparent)]
     Storage(#[from] StorageError),
 }
@@ -123,7 +125,8 @@ impl ClickwrapService {
             self.ports.webhook_guard.vet(url).await?;
         }
         let audit = changed_details(self.audit_entry(admin, AuditAction::AppUpdated, app_id), &changes);
-        self.write_app(admin, app_id, AppUpdate::Settings(changes), self.now(), &audit).await
+        let stored = self.write_app(admin, app_id, AppUpdate::Settings(changes), self.now(), &audit).await?;
+        stored.ok_or(UpdateAppError::NotFound)
     }
 
     /// A new App Key. The old one keeps working for `overlap` (none: it fails at once), so that
@@ -133,7 +136,7 @@ impl ClickwrapService {
         admin: &Admin,
         app_id: AppId,
         overlap: AppKeyOverlap,
-    ) -> Result<RegeneratedAppKey, UpdateAppError> {
+    ) -> Result<RegeneratedAppKey, AppCredentialError> {
         let app_key = AppKey::from_random(self.ports.random.bytes32());
         let now = self.now();
         let old_key_expires_at = now.saturating_add(overlap.duration());
@@ -146,7 +149,7 @@ impl ClickwrapService {
             hash: app_key.hash(),
             old_key_expires_at: (overlap_secs > 0).then_some(old_key_expires_at),
         };
-        self.write_app(admin, app_id, update, now, &audit).await?;
+        self.write_app(admin, app_id, update, now, &audit).await?.ok_or(AppCredentialError::NotFound)?;
         Ok(RegeneratedAppKey { app_key, old_key_expires_at })
     }
 
@@ -155,11 +158,12 @@ impl ClickwrapService {
         &self,
         admin: &Admin,
         app_id: AppId,
-    ) -> Result<WebhookSigningSecret, UpdateAppError> {
+    ) -> Result<WebhookSigningSecret, AppCredentialError> {
         let secret = WebhookSigningSecret::from_random(self.ports.random.bytes32());
         let sealed = self.seal_at_rest(secret.expose().as_bytes(), &secret_binding(app_id))?;
         let audit = self.audit_entry(admin, AuditAction::WebhookSigningSecretRotated, app_id);
-        self.write_app(admin, app_id, AppUpdate::WebhookSecret { sealed }, self.now(), &audit).await?;
+        let update = AppUpdate::WebhookSecret { sealed };
+        self.write_app(admin, app_id, update, self.now(), &audit).await?.ok_or(AppCredentialError::NotFound)?;
         Ok(secret)
     }
 
@@ -177,9 +181,8 @@ impl ClickwrapService {
         update: AppUpdate,
         at: Timestamp,
         audit: &AuditEntry,
-    ) -> Result<App, UpdateAppError> {
-        let stored = self.ports.apps.update_app(admin.tenant_id(), app_id, &update, at, audit).await?;
-        stored.ok_or(UpdateAppError::NotFound)
+    ) -> Result<Option<App>, StorageError> {
+        self.ports.apps.update_app(admin.tenant_id(), app_id, &update, at, audit).await
     }
 }
 

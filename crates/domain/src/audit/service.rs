@@ -1,8 +1,8 @@
 //! Reading the audit log, a page at a time.
 
 use super::models::{AuditAction, AuditEntry, AuditPosition};
+use crate::consent::cursor::PageLimit;
 use crate::consent::cursor::{self, EventPosition};
-use crate::consent::queries::PageLimit;
 use crate::ports::StorageError;
 use crate::service::ClickwrapService;
 use crate::tenants::models::Admin;

@@ -113,6 +113,33 @@ fn mac_input(key_id: &KeyId, scope: &[u8], payload: &[u8]) -> Vec<u8> {
     input
 }
 
+/// Items per page of the events list: 1 to 100, default 20.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageLimit(u8);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("limit must be an integer from 1 to 100")]
+pub struct InvalidPageLimit;
+
+impl PageLimit {
+    pub const DEFAULT: PageLimit = PageLimit(20);
+    pub const MAX: u8 = 100;
+
+    pub fn parse(value: i64) -> Result<Self, InvalidPageLimit> {
+        u8::try_from(value).ok().filter(|v| (1..=Self::MAX).contains(v)).map(PageLimit).ok_or(InvalidPageLimit)
+    }
+
+    pub fn get(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl Default for PageLimit {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,12 @@
+use crate::Name;
 use crate::content::hash::ContentHash;
+use crate::ledger::models::LedgerLeaf;
+use crate::limits::quota::QuotaPeriod;
 use crate::templates::customizations::AgreementMode;
+use crate::templates::customizations::Customizations;
+use crate::templates::customizations::DialogTexts;
 use crate::templates::versioning::VersionNumber;
+use crate::webhooks::models::Delivery;
 use crate::{AppId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
 
 /// What the end user did in the dialog.
@@ -195,4 +201,82 @@ impl EventFilter {
         }
         bytes
     }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventDetails {
+    pub event: ClickwrapEvent,
+    pub certificate_sha256: Option<[u8; 32]>,
+    pub delivery: Option<Delivery>,
+}
+
+/// A signed Certificate of Acceptance, stored immutably at verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredCertificate {
+    pub event_id: EventId,
+    pub pdf: Vec<u8>,
+    pub sha256: [u8; 32],
+    pub created_at: Timestamp,
+    /// The app's name printed on it, as it was at verification (the agreement PDF prints the
+    /// same); `None` only for certificates stored before the names were kept.
+    pub app_name: Option<String>,
+    /// The operator's legal name printed on it, if one was set at verification.
+    pub operator_name: Option<String>,
+}
+
+/// Everything a verification writes, in one transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerificationRecord {
+    /// The event, already moved to ACCEPTED or DECLINED.
+    pub event: ClickwrapEvent,
+    /// For ACCEPTED events.
+    pub certificate: Option<StoredCertificate>,
+    /// The webhook outbox entry.
+    pub delivery: Delivery,
+    /// The tenant's quota, enforced by the same transaction.
+    pub quota: Option<u64>,
+    pub period: QuotaPeriod,
+    /// The event's leaf, appended to its tenant's evidence ledger by the same transaction.
+    pub ledger_leaf: LedgerLeaf,
+}
+
+/// An event about to be verified, and its tenant's terms as they are now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventToVerify {
+    pub event: ClickwrapEvent,
+    /// The tenant's verified events allowed per month; `None`: unlimited.
+    pub event_quota: Option<u64>,
+    /// The tenant's legal name, printed on the certificate.
+    pub legal_name: Option<Name>,
+}
+
+/// Verified events of one UTC day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyCount {
+    /// Midnight UTC starting the day.
+    pub day: Timestamp,
+    pub accepted: u64,
+    pub declined: u64,
+}
+
+/// A version rendered for one end user in one language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedVersion {
+    pub template_id: TemplateId,
+    pub name: String,
+    pub version: VersionNumber,
+    pub effective_at: Timestamp,
+    pub language: Language,
+    pub content: String,
+    pub content_hash: ContentHash,
+}
+
+/// What the SDK shows of a version, whoever the end user is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownVersion {
+    pub rendered: RenderedVersion,
+    /// A short label for the inline checkbox: the consent wording and the agreement's name.
+    pub inline_content: String,
+    pub customizations: Customizations,
+    pub texts: DialogTexts,
 }

@@ -5,39 +5,14 @@ use super::acceptance::ConsentStatus;
 use super::cursor::{self, EventPosition};
 use super::models::{ClickwrapEvent, EventFilter, EventStatus};
 use crate::apps::models::App;
-use crate::ports::{DailyCount, StorageError, StoredCertificate};
+use crate::consent::cursor::PageLimit;
+use crate::consent::models::EventDetails;
+use crate::consent::models::{DailyCount, StoredCertificate};
+use crate::ports::StorageError;
 use crate::service::ClickwrapService;
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
-use crate::webhooks::models::Delivery;
 use crate::{EndUserId, EventId, Tag, TemplateId, TenantId, Timestamp};
-
-/// Items per page of the events list: 1 to 100, default 20.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PageLimit(u8);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("limit must be an integer from 1 to 100")]
-pub struct InvalidPageLimit;
-
-impl PageLimit {
-    pub const DEFAULT: PageLimit = PageLimit(20);
-    pub const MAX: u8 = 100;
-
-    pub fn parse(value: i64) -> Result<Self, InvalidPageLimit> {
-        u8::try_from(value).ok().filter(|v| (1..=Self::MAX).contains(v)).map(PageLimit).ok_or(InvalidPageLimit)
-    }
-
-    pub fn get(self) -> usize {
-        usize::from(self.0)
-    }
-}
-
-impl Default for PageLimit {
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventPage {
@@ -54,13 +29,6 @@ pub enum ListEventsError {
     InvalidCursor,
     #[error(transparent)]
     Storage(#[from] StorageError),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EventDetails {
-    pub event: ClickwrapEvent,
-    pub certificate_sha256: Option<[u8; 32]>,
-    pub delivery: Option<Delivery>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -8,20 +8,20 @@ use time::Duration;
 use super::models::{Action, ClickwrapEvent, EventStatus, Presentation, PresentationMode};
 use super::signature::{self, ServiceSignature, SignatureClaims, SignatureError};
 use crate::apps::models::App;
+use crate::consent::models::RenderedVersion;
+use crate::consent::models::ShownVersion;
+use crate::consent::models::{EventToVerify, StoredCertificate, VerificationRecord};
 use crate::content::escape_html;
 use crate::content::hash::ContentHash;
 use crate::content::placeholders::{PlaceholderValues, render};
 use crate::limits::quota::QuotaPeriod;
-use crate::ports::{
-    CertificateFacts, CommitVerificationError, EventToVerify, RenderError, StorageError, StoredCertificate,
-    VerificationRecord,
-};
+use crate::ports::{CertificateFacts, CommitVerificationError, RenderError, StorageError};
 use crate::service::ClickwrapService;
 use crate::serving_cache::ServedTemplate;
 use crate::templates::customizations::{AgreementMode, Customizations, DialogTexts};
 use crate::templates::models::{Template, TemplateVersion};
 use crate::templates::versioning::{VersionNumber, VersionState};
-use crate::webhooks::models::outbox_entry;
+use crate::webhooks::payload::outbox_entry;
 use crate::{DeliveryId, EndUserId, EventId, Language, LanguagePreference, TemplateId, Timestamp};
 
 /// The template could not be found for this app: unknown, another tenant's, disabled, not linked,
@@ -39,34 +39,12 @@ pub struct ClickwrapCheck {
     pub placeholders: PlaceholderValues,
 }
 
-/// A version rendered for one end user in one language.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RenderedVersion {
-    pub template_id: TemplateId,
-    pub name: String,
-    pub version: VersionNumber,
-    pub effective_at: Timestamp,
-    pub language: Language,
-    pub content: String,
-    pub content_hash: ContentHash,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClickwrapView {
     pub acceptance_required: bool,
     /// The same for every end user shown this version in this language with these placeholders,
     /// so it is made once per cached template (see [`crate::serving_cache::ServedTemplate`]).
     pub shown: Arc<ShownVersion>,
-}
-
-/// What the SDK shows of a version, whoever the end user is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShownVersion {
-    pub rendered: RenderedVersion,
-    /// A short label for the inline checkbox: the consent wording and the agreement's name.
-    pub inline_content: String,
-    pub customizations: Customizations,
-    pub texts: DialogTexts,
 }
 
 /// `GET /clickwrap/content`.

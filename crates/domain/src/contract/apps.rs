@@ -3,10 +3,10 @@
 use std::collections::BTreeSet;
 
 use super::fixtures::{self, base_plus_secs};
-use super::{Stores, Task, join_all};
+use super::support::{Stores, Task, join_all};
+use crate::apps::models::AppChanges;
+use crate::apps::models::AppUpdate;
 use crate::apps::models::{App, PreviousAppKey};
-use crate::apps::service::AppChanges;
-use crate::ports::AppUpdate;
 use crate::secrets::SecretHash;
 use crate::{AppId, TenantId, Timestamp};
 

@@ -3,11 +3,12 @@
 
 use time::Duration;
 
-use super::Stores;
 use super::fixtures::{self, base_time};
-use crate::apps::service::AppChanges;
+use super::support::Stores;
+use crate::apps::models::AppChanges;
+use crate::apps::models::AppUpdate;
 use crate::audit::models::{AuditAction, AuditEntry, AuditPosition};
-use crate::ports::{AppUpdate, TemplateUpdate};
+use crate::templates::models::TemplateUpdate;
 use crate::{AppId, TenantId};
 
 /// Runs every check of the audit log.

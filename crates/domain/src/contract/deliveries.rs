@@ -9,14 +9,13 @@ use std::collections::BTreeSet;
 use time::Duration;
 
 use super::fixtures::{self, Seed, at, uuid};
-use super::{Stores, Task, join_all};
+use super::support::{Stores, Task, join_all};
 use crate::apps::models::App;
 use crate::ports::DeliveryStore;
 use crate::templates::models::Template;
-use crate::webhooks::dispatch::{
-    AttemptError, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner,
-};
-use crate::webhooks::history::DeliveryPosition;
+use crate::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, FinishedAttempt, LeaseOwner};
+use crate::webhooks::models::DeliveryPosition;
+use crate::webhooks::models::{AttemptError, DeliveryAttempt};
 use crate::webhooks::models::{Delivery, DeliveryState};
 use crate::{DeliveryId, TenantId, Timestamp};
 

@@ -6,12 +6,13 @@ use time::Duration;
 use uuid::Uuid;
 
 use super::fixtures::{self, Seed, base_plus_secs, base_time};
-use super::{Stores, Task, join_all};
+use super::support::{Stores, Task, join_all};
 use crate::consent::acceptance::{ConsentSnapshot, EventSummary};
 use crate::consent::cursor::EventPosition;
+use crate::consent::models::VerificationRecord;
 use crate::consent::models::{Action, ClickwrapEvent, EventFilter, EventStatus};
 use crate::limits::quota::QuotaPeriod;
-use crate::ports::{CommitVerificationError, VerificationRecord};
+use crate::ports::CommitVerificationError;
 use crate::templates::versioning::VersionNumber;
 use crate::{EndUserId, EventId, TemplateId, TenantId, Timestamp};
 

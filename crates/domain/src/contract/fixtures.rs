@@ -8,17 +8,21 @@ use std::collections::{BTreeMap, BTreeSet};
 use time::Duration;
 use uuid::Uuid;
 
-use super::Stores;
+use super::support::Stores;
 use crate::apps::models::{App, Origin};
 use crate::audit::models::{AuditAction, AuditEntry};
 use crate::consent::models::{Action, ClickwrapEvent, EventStatus, Presentation, PresentationMode};
+use crate::consent::models::{StoredCertificate, VerificationRecord};
 use crate::content::hash::ContentHash;
 use crate::content::sanitize::SanitizedHtml;
-use crate::keys::{KeyId, MasterKey, MasterKeys, SecretKey, server_key_binding};
-use crate::ledger::leaf::SALT_LEN;
+use crate::keys::management::server_key_binding;
+use crate::keys::master::{MasterKey, MasterKeys};
+use crate::keys::models::{StoredKeyMaterial, StoredServerKey};
+use crate::keys::{KeyId, SecretKey};
+use crate::ledger::models::LedgerLeaf;
+use crate::ledger::models::SALT_LEN;
 use crate::limits::quota::QuotaPeriod;
 use crate::limits::rate::{RateLimitKey, RateLimitedRoute};
-use crate::ports::{LedgerLeaf, StoredCertificate, StoredKeyMaterial, StoredServerKey, VerificationRecord};
 use crate::secrets::{OperatorToken, SecretHash};
 use crate::templates::customizations::{
     AgreementMode, ButtonStyle, Buttons, Color, Customizations, TextOverrides, Theme,
@@ -26,7 +30,8 @@ use crate::templates::customizations::{
 use crate::templates::models::{LocalizedContent, Template, TemplateVersion};
 use crate::templates::versioning::VersionNumber;
 use crate::tenants::models::{Admin, OperatorRole, OperatorTokenRecord, Tenant};
-use crate::webhooks::models::{Delivery, outbox_entry};
+use crate::webhooks::models::Delivery;
+use crate::webhooks::payload::outbox_entry;
 use crate::webhooks::url::WebhookUrl;
 use crate::{
     AppId, AuditEntryId, DeliveryId, EndUserId, EventId, Language, Name, OperatorTokenId, Tag, TemplateId, TenantId,

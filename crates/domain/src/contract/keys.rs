@@ -1,8 +1,8 @@
 //! The [`KeyStore`](crate::ports::KeyStore) contract.
 
 use super::fixtures;
-use super::{Stores, Task, join_all};
-use crate::ports::{StoredKeyMaterial, StoredServerKey};
+use super::support::{Stores, Task, join_all};
+use crate::keys::models::{StoredKeyMaterial, StoredServerKey};
 
 /// Runs every check of the key store. The store may already hold keys (the server or an earlier
 /// suite made them); the checks hold either way.

@@ -2,10 +2,12 @@
 //! [`EventStore::commit_verification`](crate::ports::EventStore::commit_verification) appends.
 
 use super::fixtures::{self, base_plus_secs};
-use super::{Stores, Task, join_all};
+use super::support::{Stores, Task, join_all};
+use crate::consent::models::VerificationRecord;
 use crate::ledger::merkle;
+use crate::ledger::models::StoredLedgerKey;
 use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
-use crate::ports::{StorageError, StoredLedgerKey, VerificationRecord};
+use crate::ports::StorageError;
 use crate::{TenantId, Timestamp};
 
 /// Runs every check of the ledger store.

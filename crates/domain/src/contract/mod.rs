@@ -20,6 +20,7 @@
 
 pub mod deliveries;
 pub mod fixtures;
+pub mod support;
 
 mod apps;
 mod audit;
@@ -30,9 +31,6 @@ mod rate_limits;
 mod templates;
 mod tenants;
 
-use std::future::Future;
-use std::pin::Pin;
-
 pub use apps::app_store_contract;
 pub use audit::audit_log_contract;
 pub use events::event_store_contract;
@@ -42,48 +40,7 @@ pub use rate_limits::rate_limit_store_contract;
 pub use templates::template_store_contract;
 pub use tenants::tenant_store_contract;
 
-use crate::ports::{
-    AppStore, AuditLogStore, EventStore, KeyStore, LedgerStore, RateLimitStore, TemplateStore, TenantStore,
-};
-
-/// The storage ports under test. They may all be one adapter ([`Stores::of`]) or several.
-#[derive(Debug, Clone, Copy)]
-pub struct Stores<'a> {
-    pub tenants: &'a dyn TenantStore,
-    pub apps: &'a dyn AppStore,
-    pub templates: &'a dyn TemplateStore,
-    pub events: &'a dyn EventStore,
-    pub rate_limits: &'a dyn RateLimitStore,
-    pub keys: &'a dyn KeyStore,
-    pub ledger: &'a dyn LedgerStore,
-    pub audit: &'a dyn AuditLogStore,
-}
-
-impl<'a> Stores<'a> {
-    /// Every port from one adapter that implements them all.
-    pub fn of<S>(store: &'a S) -> Self
-    where
-        S: TenantStore
-            + AppStore
-            + TemplateStore
-            + EventStore
-            + RateLimitStore
-            + KeyStore
-            + LedgerStore
-            + AuditLogStore,
-    {
-        Self {
-            tenants: store,
-            apps: store,
-            templates: store,
-            events: store,
-            rate_limits: store,
-            keys: store,
-            ledger: store,
-            audit: store,
-        }
-    }
-}
+use support::Stores;
 
 /// Runs every suite, one after the other, against the same stores.
 pub async fn all(stores: &Stores<'_>) {
@@ -95,13 +52,4 @@ pub async fn all(stores: &Stores<'_>) {
     key_store_contract(stores).await;
     ledger_store_contract(stores).await;
     audit_log_contract(stores).await;
-}
-
-/// A boxed future of one concurrent call.
-type Task<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// Every task's output, in order, the tasks polled together: concurrent calls into an adapter
-/// (which, for a database, run on separate connections) without needing a runtime.
-async fn join_all<T>(tasks: Vec<Task<'_, T>>) -> Vec<T> {
-    futures_util::future::join_all(tasks).await
 }

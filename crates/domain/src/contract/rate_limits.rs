@@ -3,7 +3,7 @@
 use time::Duration;
 
 use super::fixtures::{self, base_time};
-use super::{Stores, Task, join_all};
+use super::support::{Stores, Task, join_all};
 use crate::Timestamp;
 use crate::limits::rate::{RateLimitKey, RateLimitPolicy, RateLimitedRoute, WindowHits};
 

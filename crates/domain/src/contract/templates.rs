@@ -3,11 +3,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::fixtures::{self, base_plus_secs, base_time};
-use super::{Stores, Task, join_all};
-use crate::ports::{InsertVersionError, TemplateUpdate};
+use super::support::{Stores, Task, join_all};
+use crate::ports::InsertVersionError;
 use crate::templates::customizations::{Customizations, TextOverrides};
 use crate::templates::models::Template;
-use crate::templates::service::TemplateChanges;
+use crate::templates::models::TemplateChanges;
+use crate::templates::models::TemplateUpdate;
 use crate::templates::versioning::VersionNumber;
 use crate::{Language, TemplateId, TenantId, Timestamp};
 

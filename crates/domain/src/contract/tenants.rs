@@ -2,8 +2,8 @@
 
 use time::Duration;
 
-use super::Stores;
 use super::fixtures::{self, base_time};
+use super::support::Stores;
 use crate::TenantId;
 use crate::consent::models::Action;
 use crate::limits::quota::QuotaPeriod;

@@ -4,9 +4,11 @@
 
 use time::Duration;
 
-use super::{KeyId, Keyring, MasterKeys, SecretKey};
+use super::{KeyId, Keyring, SecretKey};
 use crate::AppId;
-use crate::ports::{KeyStore, Random, StorageError, StoredKeyMaterial, StoredServerKey};
+use crate::keys::master::MasterKeys;
+use crate::keys::models::{StoredKeyMaterial, StoredServerKey};
+use crate::ports::{KeyStore, Random, StorageError};
 use crate::secrets::{OpenSecretError, SecretBox};
 use crate::timestamp::Timestamp;
 
@@ -300,7 +302,7 @@ fn open_keyring(keys: &[StoredServerKey], master: &MasterKeys) -> Result<Keyring
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keys::MasterKey;
+    use crate::keys::master::MasterKey;
     use crate::memory::MemoryStore;
     use crate::system::OsRandom;
 

@@ -7,14 +7,9 @@ use std::str::FromStr;
 
 use ring::hmac;
 
-mod management;
-mod master;
-
-pub use management::{
-    DeleteServerKeyError, KeyringError, LEDGER_KEY_BINDING, ResealError, Resealer, SIGNING_KEY_BINDING, SealedSecret,
-    ServerKeyInfo, delete_server_key, list_server_keys, load_keyring, rotate_server_key, server_key_binding,
-};
-pub use master::{MasterKey, MasterKeys};
+pub mod management;
+pub mod master;
+pub mod models;
 
 /// The longest key id: ids are written into tokens, so they stay short.
 const KEY_ID_MAX_LEN: usize = 32;

@@ -9,10 +9,8 @@ use ring::digest::{Context, SHA256};
 use serde_json::{Value, json};
 
 use super::canonical::{CanonicalJsonError, canonical_json};
+use super::models::SALT_LEN;
 use crate::consent::models::ClickwrapEvent;
-
-/// The length of the random salt drawn for each event.
-pub const SALT_LEN: usize = 16;
 
 /// The version of the record's layout, written into every record.
 pub const LEDGER_VERSION: u64 = 1;

@@ -30,17 +30,20 @@
 //! (the salt comes from the caller's random source).
 
 pub mod canonical;
+pub mod key;
 pub mod leaf;
 pub mod merkle;
+pub mod models;
 pub mod service;
 pub mod tree_head;
 
 #[cfg(test)]
 mod tests {
-    use super::leaf::{PersonalValues, SALT_LEN, commitment, evidence_record, leaf_bytes, personal_values};
+    use super::leaf::{PersonalValues, commitment, evidence_record, leaf_bytes, personal_values};
     use super::merkle::{
         Frontier, consistency_proof, inclusion_proof, leaf_hash, verify_consistency, verify_inclusion,
     };
+    use super::models::SALT_LEN;
     use super::tree_head::{LedgerKey, TreeHead, verify_tree_head};
     use crate::Timestamp;
     use crate::consent::models::ClickwrapEvent;

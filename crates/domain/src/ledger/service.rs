@@ -3,35 +3,16 @@
 use crate::apps::models::App;
 use crate::consent::models::ClickwrapEvent;
 use crate::ids::{EventId, TenantId};
-use crate::keys::{KeyringError, LEDGER_KEY_BINDING, MasterKeys};
-use crate::ledger::leaf::{SALT_LEN, evidence_record, leaf_bytes};
+use crate::ledger::leaf::{evidence_record, leaf_bytes};
 use crate::ledger::merkle::{self, Hash};
-use crate::ledger::tree_head::{LedgerKey, SignedTreeHead, TreeHead};
-use crate::ports::{LedgerLeaf, LedgerStore, Random, StorageError, StoredLedgerKey};
+use crate::ledger::models::LedgerLeaf;
+use crate::ledger::models::SALT_LEN;
+use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
+use crate::ports::{Random, StorageError};
 use crate::service::ClickwrapService;
 
 /// How many tenants one round of the tree-head task signs for.
 const TENANTS_PER_ROUND: usize = 100;
-
-/// The ledger key, made (and sealed with the master key) on the very first start.
-pub(crate) async fn load_ledger_key(
-    store: &dyn LedgerStore,
-    random: &dyn Random,
-    master: &MasterKeys,
-) -> Result<LedgerKey, KeyringError> {
-    let failed = |e: String| KeyringError::LedgerKey(e);
-    let (candidate, pkcs8) = LedgerKey::generate().map_err(|e| failed(e.to_string()))?;
-    let sealed = master.seal(&pkcs8, random.nonce12(), LEDGER_KEY_BINDING).map_err(|e| failed(e.to_string()))?;
-    let stored = store
-        .ensure_ledger_key(&StoredLedgerKey {
-            id: candidate.key_id(),
-            private_key_sealed: sealed,
-            public_key_der: candidate.public_key_spki_der(),
-        })
-        .await?;
-    let pkcs8 = master.open(&stored.private_key_sealed, LEDGER_KEY_BINDING).map_err(|e| failed(e.to_string()))?;
-    LedgerKey::from_pkcs8(&pkcs8).map_err(|e| failed(e.to_string()))
-}
 
 /// The leaf of a verified event: its evidence record, with a fresh salt for the commitments.
 pub(crate) fn leaf_of(

@@ -1,39 +1,15 @@
 //! [`DeliveryStore`] in memory: leases, rounds and attempts kept beside the deliveries that
 //! [`crate::ports::EventStore::commit_verification`] writes into the same [`MemoryStore`].
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 
-use super::MemoryStore;
-use super::store::State;
+use super::store::{MemoryStore, State};
 use crate::audit::models::AuditEntry;
 use crate::ports::{DeliveryStore, StorageError};
-use crate::webhooks::dispatch::{ClaimedDelivery, DeliveryAttempt, FinishedAttempt, LeaseOwner};
-use crate::webhooks::history::{DeliveryPosition, DeliveryRecord};
+use crate::webhooks::dispatch::{ClaimedDelivery, FinishedAttempt, LeaseOwner};
 use crate::webhooks::models::{Delivery, DeliveryState};
+use crate::webhooks::models::{DeliveryPosition, DeliveryRecord};
 use crate::{AppId, DeliveryId, TenantId, Timestamp};
-
-/// What the memory store keeps of deliveries besides [`Delivery`] itself.
-#[derive(Debug, Default)]
-pub(super) struct DeliveryBook {
-    leases: HashMap<DeliveryId, (LeaseOwner, Timestamp)>,
-    round_attempts: HashMap<DeliveryId, u32>,
-    attempts: Vec<DeliveryAttempt>,
-}
-
-impl DeliveryBook {
-    fn holds(&self, owner: LeaseOwner, id: DeliveryId) -> bool {
-        self.leases.get(&id).is_some_and(|(holder, _)| *holder == owner)
-    }
-
-    fn record(&self, delivery: &Delivery) -> DeliveryRecord {
-        let mut attempts: Vec<DeliveryAttempt> =
-            self.attempts.iter().filter(|a| a.delivery_id == delivery.id).cloned().collect();
-        attempts.sort_by_key(|a| std::cmp::Reverse((a.started_at, a.number)));
-        DeliveryRecord { delivery: delivery.clone(), attempts }
-    }
-}
 
 fn leased_pending(state: &mut State, owner: LeaseOwner, id: DeliveryId) -> Option<&mut Delivery> {
     if !state.webhooks.holds(owner, id) {

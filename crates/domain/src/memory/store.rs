@@ -3,23 +3,31 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use async_trait::async_trait;
 
+use crate::DeliveryId;
+use crate::webhooks::dispatch::LeaseOwner;
+use crate::webhooks::models::{DeliveryAttempt, DeliveryRecord};
+
+use crate::apps::models::AppUpdate;
 use crate::apps::models::{App, PreviousAppKey};
 use crate::audit::models::{AuditEntry, AuditPosition};
 use crate::consent::acceptance::{ConsentSnapshot, EventSummary};
 use crate::consent::cursor::EventPosition;
+use crate::consent::models::EventDetails;
 use crate::consent::models::{Action, ClickwrapEvent, EventFilter, EventStatus};
-use crate::consent::queries::EventDetails;
+use crate::consent::models::{DailyCount, EventToVerify, StoredCertificate, VerificationRecord};
 use crate::keys::KeyId;
+use crate::keys::models::StoredServerKey;
 use crate::ledger::merkle::{self, Hash};
+use crate::ledger::models::{StoredLeaf, StoredLedgerKey};
 use crate::ledger::tree_head::{SignedTreeHead, TreeHead};
 use crate::limits::quota::{QuotaPeriod, quota_allows};
 use crate::limits::rate::{RateLimitKey, WindowHits};
 use crate::ports::{
-    AppStore, AppUpdate, AuditLogStore, CommitVerificationError, DailyCount, EventStore, EventToVerify,
-    InsertVersionError, KeyStore, LedgerStore, RateLimitStore, StorageError, StoredCertificate, StoredLeaf,
-    StoredLedgerKey, StoredServerKey, TemplateStore, TemplateUpdate, TenantStore, TreeHeadSigner, VerificationRecord,
+    AppStore, AuditLogStore, CommitVerificationError, EventStore, InsertVersionError, KeyStore, LedgerStore,
+    RateLimitStore, StorageError, TemplateStore, TenantStore, TreeHeadSigner,
 };
 use crate::secrets::SecretHash;
+use crate::templates::models::TemplateUpdate;
 use crate::templates::models::{Template, TemplateVersion};
 use crate::tenants::models::{
     ConsoleSessionRecord, Operator, OperatorTokenInfo, OperatorTokenRecord, RECORD_USE_EVERY, Tenant,
@@ -45,7 +53,7 @@ pub(super) struct State {
     certificates: HashMap<EventId, StoredCertificate>,
     pub(super) deliveries: Vec<Delivery>,
     /// Leases, rounds and attempts of the deliveries (see `deliveries.rs`).
-    pub(super) webhooks: super::deliveries::DeliveryBook,
+    pub(super) webhooks: DeliveryBook,
     re_accepts: Vec<(TenantId, EndUserId, TemplateId, Timestamp)>,
     rate_counts: HashMap<(RateLimitKey, Timestamp), u64>,
     /// Current first, then newest first, as the port returns them.
@@ -719,5 +727,26 @@ impl LedgerStore for MemoryStore {
 
     async fn ledger_size(&self, tenant: TenantId) -> Result<u64, StorageError> {
         Ok(self.state().ledger.logs.get(&tenant).map_or(0, |log| u64::try_from(log.len()).unwrap_or(u64::MAX)))
+    }
+}
+
+/// What the memory store keeps of deliveries besides [`Delivery`] itself.
+#[derive(Debug, Default)]
+pub(super) struct DeliveryBook {
+    pub(super) leases: HashMap<DeliveryId, (LeaseOwner, Timestamp)>,
+    pub(super) round_attempts: HashMap<DeliveryId, u32>,
+    pub(super) attempts: Vec<DeliveryAttempt>,
+}
+
+impl DeliveryBook {
+    pub(super) fn holds(&self, owner: LeaseOwner, id: DeliveryId) -> bool {
+        self.leases.get(&id).is_some_and(|(holder, _)| *holder == owner)
+    }
+
+    pub(super) fn record(&self, delivery: &Delivery) -> DeliveryRecord {
+        let mut attempts: Vec<DeliveryAttempt> =
+            self.attempts.iter().filter(|a| a.delivery_id == delivery.id).cloned().collect();
+        attempts.sort_by_key(|a| std::cmp::Reverse((a.started_at, a.number)));
+        DeliveryRecord { delivery: delivery.clone(), attempts }
     }
 }

@@ -1,6 +1,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::customizations::Customizations;
+use super::customizations::{Customizations, DialogTexts};
 use super::versioning::{VersionKind, VersionNumber, VersionOverflow, VersionState, version_states};
 use crate::content::placeholders::{UnknownPlaceholder, placeholders_in};
 use crate::content::sanitize::SanitizedHtml;
@@ -146,4 +146,45 @@ impl Template {
     pub fn has_tags(&self, wanted: &[Tag]) -> bool {
         wanted.iter().all(|tag| self.tags.contains(tag))
     }
+}
+
+/// Changes to a template's settings, parsed; `None` leaves a field as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TemplateChanges {
+    pub name: Option<Name>,
+    pub tags: Option<BTreeSet<Tag>>,
+    pub default_language: Option<Language>,
+    pub always_require_acceptance: Option<bool>,
+}
+
+/// One change to a stored template; like [`AppUpdate`], only the fields it names are written.
+/// Published versions are never changed (they are added by [`TemplateStore::insert_version`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplateUpdate {
+    Settings(TemplateChanges),
+    /// The whole draft, every language.
+    Draft(LocalizedContent),
+    /// One language of the draft: its content, or (`None`) the language removed. The draft's other
+    /// languages stay as stored, so operators editing different languages keep each other's edit.
+    DraftLanguage(Language, Option<SanitizedHtml>),
+    Customizations(Customizations),
+    /// The only apps it is available to; none: every app of the tenant.
+    Apps(BTreeSet<AppId>),
+    Enabled(bool),
+}
+
+/// What the dialog preview shows of a template in one language: what end users are shown now
+/// (the version in force, else the latest scheduled one, the draft while none was published),
+/// placeholders left empty, with the dialog's texts in that language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialogPreview {
+    pub name: String,
+    pub language: Language,
+    /// Rendered HTML; empty when the shown version (and the draft) lacks the language.
+    pub content: String,
+    /// The shown version's number; 1.0 while only the draft exists.
+    pub version: VersionNumber,
+    /// When the shown version took or takes effect; now while only the draft exists.
+    pub effective_at: Timestamp,
+    pub texts: DialogTexts,
 }

@@ -2,15 +2,16 @@
 
 use std::collections::BTreeSet;
 
-use super::customizations::{Customizations, DialogTexts};
-use super::models::{LocalizedContent, NoVersionToEnable, PublishError, Template, TemplateVersion};
+use super::customizations::Customizations;
+use super::models::{DialogPreview, LocalizedContent, NoVersionToEnable, PublishError, Template, TemplateVersion};
 use super::versioning::{VersionKind, VersionNumber};
 use crate::audit::models::{AuditAction, AuditEntry};
 use crate::content::placeholders::{PlaceholderValues, render};
 use crate::content::sanitize::{ContentRejected, sanitize};
 use crate::name::Name;
-use crate::ports::{CpuPoolStopped, InsertVersionError, StorageError, TemplateUpdate, run_on_cpu_pool};
+use crate::ports::{CpuPoolStopped, InsertVersionError, StorageError, run_on_cpu_pool};
 use crate::service::ClickwrapService;
+use crate::templates::models::{TemplateChanges, TemplateUpdate};
 use crate::tenants::models::Admin;
 use crate::{AppId, Language, Tag, TemplateId, TenantId, Timestamp};
 
@@ -24,31 +25,6 @@ pub struct NewTemplate {
     pub content: LocalizedContent,
     pub customizations: Customizations,
     pub always_require_acceptance: bool,
-}
-
-/// Changes to a template's settings, parsed; `None` leaves a field as it is.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TemplateChanges {
-    pub name: Option<Name>,
-    pub tags: Option<BTreeSet<Tag>>,
-    pub default_language: Option<Language>,
-    pub always_require_acceptance: Option<bool>,
-}
-
-/// What the dialog preview shows of a template in one language: what end users are shown now
-/// (the version in force, else the latest scheduled one, the draft while none was published),
-/// placeholders left empty, with the dialog's texts in that language.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DialogPreview {
-    pub name: String,
-    pub language: Language,
-    /// Rendered HTML; empty when the shown version (and the draft) lacks the language.
-    pub content: String,
-    /// The shown version's number; 1.0 while only the draft exists.
-    pub version: VersionNumber,
-    /// When the shown version took or takes effect; now while only the draft exists.
-    pub effective_at: Timestamp,
-    pub texts: DialogTexts,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -13,7 +13,8 @@ use std::fmt;
 use time::Duration;
 
 use super::models::{Delivery, DeliveryState};
-use crate::{DeliveryId, TenantId, Timestamp};
+use crate::Timestamp;
+use crate::webhooks::models::DeliveryAttempt;
 
 /// The only response status that counts as delivered.
 pub const SUCCESS_STATUS: u16 = 200;
@@ -139,97 +140,6 @@ impl AttemptOutcome {
     }
 }
 
-/// Why an attempt did not deliver, as recorded in the delivery history.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AttemptError {
-    /// The receiver answered, with a status other than 200 (the status is recorded too).
-    UnexpectedStatus,
-    /// No answer within the timeout.
-    Timeout,
-    /// The host resolved only to addresses webhooks may not reach (or is such an IP literal).
-    BlockedAddress,
-    /// The host name did not resolve.
-    Dns,
-    /// No TCP connection could be made.
-    Connect,
-    /// The TLS handshake failed (untrusted or mismatched certificate, protocol error).
-    Tls,
-    /// The connection broke or the answer was not HTTP/1.1.
-    Protocol,
-    /// The app's signing secret could not be read, so nothing was sent.
-    SigningSecret,
-}
-
-impl AttemptError {
-    pub const ALL: [AttemptError; 8] = [
-        AttemptError::UnexpectedStatus,
-        AttemptError::Timeout,
-        AttemptError::BlockedAddress,
-        AttemptError::Dns,
-        AttemptError::Connect,
-        AttemptError::Tls,
-        AttemptError::Protocol,
-        AttemptError::SigningSecret,
-    ];
-
-    /// The stable name shown in the delivery history.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            AttemptError::UnexpectedStatus => "UNEXPECTED_STATUS",
-            AttemptError::Timeout => "TIMEOUT",
-            AttemptError::BlockedAddress => "BLOCKED_ADDRESS",
-            AttemptError::Dns => "DNS",
-            AttemptError::Connect => "CONNECT",
-            AttemptError::Tls => "TLS",
-            AttemptError::Protocol => "PROTOCOL",
-            AttemptError::SigningSecret => "SIGNING_SECRET",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.as_str() == text)
-    }
-
-    /// What went wrong, in words an operator reads in the delivery history.
-    pub const fn describe(self) -> &'static str {
-        match self {
-            AttemptError::UnexpectedStatus => "the receiver answered with a status other than 200",
-            AttemptError::Timeout => "no answer within the timeout",
-            AttemptError::BlockedAddress => "the host resolves to an address webhooks may not reach",
-            AttemptError::Dns => "the host name did not resolve",
-            AttemptError::Connect => "no connection could be made",
-            AttemptError::Tls => "the TLS handshake failed",
-            AttemptError::Protocol => "the connection broke or the answer was not HTTP/1.1",
-            AttemptError::SigningSecret => "the signing secret could not be read; nothing was sent",
-        }
-    }
-}
-
-impl fmt::Display for AttemptError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One attempt to deliver a webhook, as kept in the delivery history.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeliveryAttempt {
-    pub id: uuid::Uuid,
-    pub tenant_id: TenantId,
-    pub delivery_id: DeliveryId,
-    /// 1 for the delivery's first attempt; counts on across redeliveries.
-    pub number: u32,
-    /// The exact body sent.
-    pub request_body: String,
-    pub response_status: Option<u16>,
-    /// The start of the response body, at most [`RESPONSE_EXCERPT_MAX_BYTES`] (see [`response_excerpt`]).
-    pub response_excerpt: Option<String>,
-    /// `None` when delivered.
-    pub error: Option<AttemptError>,
-    pub started_at: Timestamp,
-    pub duration_ms: u32,
-}
-
 /// An attempt made and where it leaves its delivery: what the dispatcher records when the attempt
 /// is over (see [`crate::ports::DeliveryStore::record_attempts`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -303,6 +213,7 @@ impl ClaimedDelivery {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::webhooks::models::AttemptError;
     use proptest::prelude::*;
 
     fn at(millis: i64) -> Timestamp {

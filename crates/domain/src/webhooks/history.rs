@@ -1,44 +1,15 @@
 //! The delivery history an operator reads (`GET /operator/v1/apps/{appId}/webhook-deliveries`) and
 //! the redelivery an operator asks for (`POST /operator/v1/webhook-deliveries/{id}/redeliver`).
-//!
-//! The use cases take the [`DeliveryStore`] as an argument: it is not (yet) one of the service's
-//! [`crate::service::Ports`].
 
-use super::dispatch::DeliveryAttempt;
-use super::models::Delivery;
 use crate::audit::models::AuditAction;
+use crate::consent::cursor::PageLimit;
 use crate::consent::cursor::{self, EventPosition};
-use crate::consent::queries::PageLimit;
-use crate::ports::{DeliveryStore, StorageError};
+use crate::ports::StorageError;
 use crate::service::ClickwrapService;
 use crate::tenants::models::Admin;
-use crate::{AppId, DeliveryId, EventId, TenantId, Timestamp};
-
-/// A delivery and its attempts, newest attempt first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeliveryRecord {
-    pub delivery: Delivery,
-    pub attempts: Vec<DeliveryAttempt>,
-}
-
-/// The keyset position of the last item of a page of deliveries: newest first by `created_at`,
-/// ties broken by id descending.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct DeliveryPosition {
-    pub created_at: Timestamp,
-    pub id: DeliveryId,
-}
-
-impl DeliveryPosition {
-    pub fn of(delivery: &Delivery) -> Self {
-        Self { created_at: delivery.created_at, id: delivery.id }
-    }
-
-    /// Whether an item at `self` comes after `cursor` in list order: `(created_at, id) < cursor's`.
-    pub fn is_after(&self, cursor: &DeliveryPosition) -> bool {
-        (self.created_at, self.id) < (cursor.created_at, cursor.id)
-    }
-}
+use crate::webhooks::models::DeliveryPosition;
+use crate::webhooks::models::DeliveryRecord;
+use crate::{AppId, DeliveryId, EventId, TenantId};
 
 /// One page of an app's deliveries.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +53,6 @@ impl ClickwrapService {
     /// The app's webhook deliveries, newest first, each with its attempts, a page at a time.
     pub async fn list_webhook_deliveries(
         &self,
-        deliveries: &dyn DeliveryStore,
         tenant: TenantId,
         app: AppId,
         cursor_text: Option<&str>,
@@ -96,7 +66,7 @@ impl ClickwrapService {
             .map(|text| cursor::open(&self.keys, &scope, text).map_err(|_| ListDeliveriesError::InvalidCursor))
             .transpose()?
             .map(|p| DeliveryPosition { created_at: p.action_at, id: DeliveryId::from_uuid(*p.event_id.as_uuid()) });
-        let mut items = deliveries.list_deliveries(tenant, app, after.as_ref(), limit.get() + 1).await?;
+        let mut items = self.ports.deliveries.list_deliveries(tenant, app, after.as_ref(), limit.get() + 1).await?;
         let more = items.len() > limit.get();
         items.truncate(limit.get());
         let next_cursor = match items.last() {
@@ -116,23 +86,17 @@ impl ClickwrapService {
     /// One delivery of the tenant with its attempts.
     pub async fn find_webhook_delivery(
         &self,
-        deliveries: &dyn DeliveryStore,
         tenant: TenantId,
         id: DeliveryId,
     ) -> Result<Option<DeliveryRecord>, StorageError> {
-        deliveries.find_delivery(tenant, id).await
+        self.ports.deliveries.find_delivery(tenant, id).await
     }
 
     /// Queues a delivery to be sent again now, with a fresh round of retries. The dispatcher
     /// sends it if the app's webhook is enabled and has a URL, and marks it DISABLED otherwise.
-    pub async fn redeliver_webhook(
-        &self,
-        deliveries: &dyn DeliveryStore,
-        admin: &Admin,
-        id: DeliveryId,
-    ) -> Result<(), RedeliverError> {
+    pub async fn redeliver_webhook(&self, admin: &Admin, id: DeliveryId) -> Result<(), RedeliverError> {
         let audit = self.audit_entry(admin, AuditAction::WebhookRedelivered, id);
-        if deliveries.redeliver(admin.tenant_id(), id, self.now(), &audit).await? {
+        if self.ports.deliveries.redeliver(admin.tenant_id(), id, self.now(), &audit).await? {
             self.ports.outbox.delivery_due();
             Ok(())
         } else {
@@ -143,17 +107,17 @@ impl ClickwrapService {
     /// The tenant's FAILED deliveries, most recently failed first.
     pub async fn failed_webhook_deliveries(
         &self,
-        deliveries: &dyn DeliveryStore,
         tenant: TenantId,
         limit: usize,
     ) -> Result<Vec<DeliveryRecord>, StorageError> {
-        deliveries.failed_deliveries(tenant, limit).await
+        self.ports.deliveries.failed_deliveries(tenant, limit).await
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Timestamp;
 
     #[test]
     fn positions_order_newest_first_then_id_descending() {

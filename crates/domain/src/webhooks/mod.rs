@@ -2,6 +2,7 @@
 //! may be sent.
 
 pub mod models;
+pub mod payload;
 pub mod signing;
 pub mod url;
 

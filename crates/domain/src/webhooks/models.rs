@@ -1,5 +1,5 @@
-use crate::consent::models::ClickwrapEvent;
 use crate::{AppId, DeliveryId, EventId, TenantId, Timestamp};
+use std::fmt;
 
 /// The one event type the service sends.
 pub const EVENT_VERIFIED: &str = "CLICKWRAP_EVENT_VERIFIED";
@@ -55,37 +55,119 @@ pub struct Delivery {
     pub created_at: Timestamp,
 }
 
-/// The body of `CLICKWRAP_EVENT_VERIFIED` for a verified event: `{"eventType", "data"}` with the
-/// spec's ten data fields.
-pub fn verified_event_payload(event: &ClickwrapEvent) -> String {
-    let data = serde_json::json!({
-        "clickwrapEventId": event.id.to_string(),
-        "clickwrapTemplateId": event.template_id.to_string(),
-        "clickwrapTemplateVersion": event.version.major,
-        "clickwrapTemplateVersionMinor": event.version.minor,
-        "endUserId": event.end_user_id.as_str(),
-        "templatePlaceholders": event.template_placeholders,
-        "technicalMetadata": event.technical_metadata,
-        "actionAt": event.action_at.to_rfc3339(),
-        "effectiveAt": event.effective_at.to_rfc3339(),
-        "clickwrapEventStatus": event.status.as_str(),
-    });
-    serde_json::json!({ "eventType": EVENT_VERIFIED, "data": data }).to_string()
+/// Why an attempt did not deliver, as recorded in the delivery history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AttemptError {
+    /// The receiver answered, with a status other than 200 (the status is recorded too).
+    UnexpectedStatus,
+    /// No answer within the timeout.
+    Timeout,
+    /// The host resolved only to addresses webhooks may not reach (or is such an IP literal).
+    BlockedAddress,
+    /// The host name did not resolve.
+    Dns,
+    /// No TCP connection could be made.
+    Connect,
+    /// The TLS handshake failed (untrusted or mismatched certificate, protocol error).
+    Tls,
+    /// The connection broke or the answer was not HTTP/1.1.
+    Protocol,
+    /// The app's signing secret could not be read, so nothing was sent.
+    SigningSecret,
 }
 
-/// The delivery the verification of `event` writes to the outbox.
-pub fn outbox_entry(id: DeliveryId, event: &ClickwrapEvent, webhook_active: bool, now: Timestamp) -> Delivery {
-    Delivery {
-        id,
-        tenant_id: event.tenant_id,
-        app_id: event.app_id,
-        event_id: event.id,
-        payload: verified_event_payload(event),
-        state: if webhook_active { DeliveryState::Pending } else { DeliveryState::Disabled },
-        attempts: 0,
-        next_attempt_at: webhook_active.then_some(now),
-        last_attempt_at: None,
-        last_response_status: None,
-        created_at: now,
+impl AttemptError {
+    pub const ALL: [AttemptError; 8] = [
+        AttemptError::UnexpectedStatus,
+        AttemptError::Timeout,
+        AttemptError::BlockedAddress,
+        AttemptError::Dns,
+        AttemptError::Connect,
+        AttemptError::Tls,
+        AttemptError::Protocol,
+        AttemptError::SigningSecret,
+    ];
+
+    /// The stable name shown in the delivery history.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AttemptError::UnexpectedStatus => "UNEXPECTED_STATUS",
+            AttemptError::Timeout => "TIMEOUT",
+            AttemptError::BlockedAddress => "BLOCKED_ADDRESS",
+            AttemptError::Dns => "DNS",
+            AttemptError::Connect => "CONNECT",
+            AttemptError::Tls => "TLS",
+            AttemptError::Protocol => "PROTOCOL",
+            AttemptError::SigningSecret => "SIGNING_SECRET",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.as_str() == text)
+    }
+
+    /// What went wrong, in words an operator reads in the delivery history.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            AttemptError::UnexpectedStatus => "the receiver answered with a status other than 200",
+            AttemptError::Timeout => "no answer within the timeout",
+            AttemptError::BlockedAddress => "the host resolves to an address webhooks may not reach",
+            AttemptError::Dns => "the host name did not resolve",
+            AttemptError::Connect => "no connection could be made",
+            AttemptError::Tls => "the TLS handshake failed",
+            AttemptError::Protocol => "the connection broke or the answer was not HTTP/1.1",
+            AttemptError::SigningSecret => "the signing secret could not be read; nothing was sent",
+        }
+    }
+}
+
+impl fmt::Display for AttemptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One attempt to deliver a webhook, as kept in the delivery history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryAttempt {
+    pub id: uuid::Uuid,
+    pub tenant_id: TenantId,
+    pub delivery_id: DeliveryId,
+    /// 1 for the delivery's first attempt; counts on across redeliveries.
+    pub number: u32,
+    /// The exact body sent.
+    pub request_body: String,
+    pub response_status: Option<u16>,
+    /// The start of the response body, at most [`RESPONSE_EXCERPT_MAX_BYTES`] (see [`response_excerpt`]).
+    pub response_excerpt: Option<String>,
+    /// `None` when delivered.
+    pub error: Option<AttemptError>,
+    pub started_at: Timestamp,
+    pub duration_ms: u32,
+}
+
+/// A delivery and its attempts, newest attempt first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryRecord {
+    pub delivery: Delivery,
+    pub attempts: Vec<DeliveryAttempt>,
+}
+
+/// The keyset position of the last item of a page of deliveries: newest first by `created_at`,
+/// ties broken by id descending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DeliveryPosition {
+    pub created_at: Timestamp,
+    pub id: DeliveryId,
+}
+
+impl DeliveryPosition {
+    pub fn of(delivery: &Delivery) -> Self {
+        Self { created_at: delivery.created_at, id: delivery.id }
+    }
+
+    /// Whether an item at `self` comes after `cursor` in list order: `(created_at, id) < cursor's`.
+    pub fn is_after(&self, cursor: &DeliveryPosition) -> bool {
+        (self.created_at, self.id) < (cursor.created_at, cursor.id)
     }
 }

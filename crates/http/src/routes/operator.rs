@@ -396,10 +396,7 @@ async fn list_deliveries(
     let query = QueryParams::parse(request.query_string());
     let limit = list_query::page_limit(&query)?;
     let cursor = query.get("nextPageCursor")?;
-    let page = state
-        .service
-        .list_webhook_deliveries(&*state.deliveries, operator.tenant.id, app_id(&path)?, cursor, limit)
-        .await?;
+    let page = state.service.list_webhook_deliveries(operator.tenant.id, app_id(&path)?, cursor, limit).await?;
     Ok(ok(&wire::operator::delivery_page(&page)))
 }
 
@@ -410,8 +407,8 @@ async fn redeliver(
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = DeliveryId::parse(&path).map_err(|e| ApiError::invalid_field("deliveryId", e))?;
-    state.service.redeliver_webhook(&*state.deliveries, &admin, id).await?;
-    let record = state.service.find_webhook_delivery(&*state.deliveries, admin.tenant_id(), id).await?;
+    state.service.redeliver_webhook(&admin, id).await?;
+    let record = state.service.find_webhook_delivery(admin.tenant_id(), id).await?;
     let body = record.map_or(Value::Null, |r| wire::operator::delivery(&r));
     Ok(HttpResponse::Accepted().content_type("application/json").body(body.to_string()))
 }

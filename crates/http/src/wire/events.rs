@@ -1,7 +1,7 @@
 //! Clickwrap events on the wire: the spec's eleven fields, the details view, a page of the list.
 
-use clickwrap_domain::consent::models::ClickwrapEvent;
-use clickwrap_domain::consent::queries::{EventDetails, EventPage};
+use clickwrap_domain::consent::models::{ClickwrapEvent, EventDetails};
+use clickwrap_domain::consent::queries::EventPage;
 use serde_json::{Map, Value, json};
 
 use super::{optional_timestamp, timestamp};

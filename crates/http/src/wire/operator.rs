@@ -4,8 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use clickwrap_domain::apps::models::AppChanges;
 use clickwrap_domain::apps::models::{App, AppKeyOverlap, InvalidAppKeyOverlap, InvalidOrigins, Origin, parse_origins};
-use clickwrap_domain::apps::service::{AppChanges, CreatedApp, NewApp, RegeneratedAppKey};
+use clickwrap_domain::apps::service::{CreatedApp, NewApp, RegeneratedAppKey};
 use clickwrap_domain::audit::models::AuditEntry;
 use clickwrap_domain::audit::service::AuditPage;
 use clickwrap_domain::content::sanitize::{ContentRejected, sanitize};
@@ -13,8 +14,9 @@ use clickwrap_domain::secrets::OperatorToken;
 use clickwrap_domain::templates::customizations::{
     AgreementMode, ButtonStyle, Color, Customizations, InvalidCustomization, TextOverrides,
 };
+use clickwrap_domain::templates::models::TemplateChanges;
 use clickwrap_domain::templates::models::{LocalizedContent, Template, TemplateVersion};
-use clickwrap_domain::templates::service::{NewTemplate, TemplateChanges};
+use clickwrap_domain::templates::service::NewTemplate;
 use clickwrap_domain::templates::versioning::{VersionKind, VersionState};
 use clickwrap_domain::tenants::models::{OperatorRole, OperatorTokenInfo};
 use clickwrap_domain::tenants::service::Usage;
@@ -586,9 +588,9 @@ pub(crate) fn usage(u: &Usage) -> Value {
 }
 
 /// One webhook delivery with its attempts, newest attempt first.
-pub(crate) fn delivery(record: &clickwrap_domain::webhooks::history::DeliveryRecord) -> Value {
+pub(crate) fn delivery(record: &clickwrap_domain::webhooks::models::DeliveryRecord) -> Value {
     let d = &record.delivery;
-    let mut attempts: Vec<&clickwrap_domain::webhooks::dispatch::DeliveryAttempt> = record.attempts.iter().collect();
+    let mut attempts: Vec<&clickwrap_domain::webhooks::models::DeliveryAttempt> = record.attempts.iter().collect();
     attempts.sort_by_key(|a| std::cmp::Reverse((a.started_at, a.number)));
     json!({
         "deliveryId": d.id.to_string(),

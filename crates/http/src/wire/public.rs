@@ -1,13 +1,14 @@
 //! The public client routes and the server-side consent routes on the wire.
 
+use clickwrap_domain::consent::models::RenderedVersion;
 use clickwrap_domain::consent::models::{Action, Presentation, PresentationMode};
 use clickwrap_domain::consent::queries::{ConsentStatusView, ReAcceptOutcome};
-use clickwrap_domain::consent::service::{ClickwrapView, PresentedAction, RenderedVersion};
+use clickwrap_domain::consent::service::{ClickwrapView, PresentedAction};
 use clickwrap_domain::content::hash::ContentHash;
 use clickwrap_domain::content::placeholders::PlaceholderValues;
 use clickwrap_domain::templates::customizations::AgreementMode;
+use clickwrap_domain::templates::models::DialogPreview;
 use clickwrap_domain::templates::models::{Template, TemplateVersion};
-use clickwrap_domain::templates::service::DialogPreview;
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::{EndUserId, Language, TemplateId, Timestamp};
 use serde::{Deserialize, Serialize, Serializer};
@@ -296,7 +297,7 @@ mod tests {
 
     use std::sync::Arc;
 
-    use clickwrap_domain::consent::service::ShownVersion;
+    use clickwrap_domain::consent::models::ShownVersion;
     use clickwrap_domain::templates::customizations::{ButtonStyle, Color, Customizations, DialogTexts};
 
     use super::*;

@@ -67,7 +67,10 @@ async fn instance(db: &TestDatabase, settings: Settings) -> web::Data<ApiState> 
     let service = ClickwrapService::start(
         ports,
         settings,
-        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+        clickwrap_domain::keys::master::MasterKeys::new(
+            clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+            None,
+        ),
     )
     .await
     .unwrap();
@@ -76,7 +79,6 @@ async fn instance(db: &TestDatabase, settings: Settings) -> web::Data<ApiState> 
         trusted_proxies: TrustedProxies::new(vec!["10.0.0.0/8".parse().unwrap()]),
         signing_certificate_pem: PEM.to_owned(),
         webhook_allow: clickwrap_domain::webhooks::cidr::AllowCidrs::default(),
-        deliveries: Arc::new(db.store()),
         documented_parameters: clickwrap_http::openapi::DocumentedParameters::compiled().unwrap(),
     })
 }

@@ -16,11 +16,10 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use clickwrap_domain::consent::acceptance::ConsentSnapshot;
 use clickwrap_domain::consent::cursor::EventPosition;
-use clickwrap_domain::consent::models::{ClickwrapEvent, EventFilter};
-use clickwrap_domain::consent::queries::EventDetails;
-use clickwrap_domain::ports::{
-    CommitVerificationError, DailyCount, EventStore, EventToVerify, StorageError, StoredCertificate, VerificationRecord,
+use clickwrap_domain::consent::models::{
+    ClickwrapEvent, DailyCount, EventDetails, EventFilter, EventToVerify, StoredCertificate, VerificationRecord,
 };
+use clickwrap_domain::ports::{CommitVerificationError, EventStore, StorageError};
 use clickwrap_domain::webhooks::models::Delivery;
 use clickwrap_domain::{EndUserId, EventId, Name, TemplateId, TenantId, Timestamp};
 use diesel::pg::Pg;

@@ -3,8 +3,8 @@
 //! usage count and its evidence-ledger leaf. Without a quota that is one statement; with one, a
 //! transaction, because the quota check must sit between the event's update and the writes.
 
-use clickwrap_domain::consent::models::{ClickwrapEvent, EventStatus};
-use clickwrap_domain::ports::{CommitVerificationError, VerificationRecord};
+use clickwrap_domain::consent::models::{ClickwrapEvent, EventStatus, VerificationRecord};
+use clickwrap_domain::ports::CommitVerificationError;
 use diesel::prelude::*;
 use diesel::sql_types::Bool;
 use diesel_async::{AsyncConnection, RunQueryDsl};

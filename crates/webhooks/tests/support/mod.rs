@@ -16,12 +16,13 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use bytes::Bytes;
 use clickwrap_domain::apps::models::App;
-use clickwrap_domain::apps::service::{AppChanges, NewApp};
+use clickwrap_domain::apps::models::AppChanges;
+use clickwrap_domain::apps::service::NewApp;
 use clickwrap_domain::consent::models::{Action, ClickwrapEvent, Presentation, PresentationMode};
 use clickwrap_domain::consent::service::{ClickwrapCheck, PresentedAction};
 use clickwrap_domain::content::placeholders::PlaceholderValues;
-use clickwrap_domain::contract::Stores;
 use clickwrap_domain::contract::fixtures;
+use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::memory::{AllowAllWebhookTargets, TextCertificateRenderer};
 use clickwrap_domain::ports::{DeliveryStore, WebhookTargetGuard};
 use clickwrap_domain::secrets::WebhookSigningSecret;
@@ -31,7 +32,7 @@ use clickwrap_domain::templates::models::Template;
 use clickwrap_domain::tenants::models::Tenant;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_domain::webhooks::dispatch::RetryPolicy;
-use clickwrap_domain::webhooks::history::DeliveryRecord;
+use clickwrap_domain::webhooks::models::DeliveryRecord;
 use clickwrap_domain::webhooks::url::WebhookUrl;
 use clickwrap_domain::{EndUserId, Language, LanguagePreference, Name, Timestamp};
 use clickwrap_postgres::PgStore;
@@ -246,7 +247,10 @@ pub async fn service_on(store: &PgStore, guard: Arc<dyn WebhookTargetGuard>) -> 
     ClickwrapService::start(
         ports,
         Settings::default(),
-        clickwrap_domain::keys::MasterKeys::new(clickwrap_domain::keys::MasterKey::from_bytes([7; 32]), None),
+        clickwrap_domain::keys::master::MasterKeys::new(
+            clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
+            None,
+        ),
     )
     .await
     .unwrap()
