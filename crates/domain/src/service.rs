@@ -215,7 +215,9 @@ impl ClickwrapService {
         &self.caches
     }
 
-    pub(crate) fn now(&self) -> crate::Timestamp {
+    /// The time by the service's clock: what adapters show states as of (a version SCHEDULED or
+    /// EFFECTIVE), so that they never reach around the service for a port.
+    pub fn now(&self) -> crate::Timestamp {
         self.ports.clock.now()
     }
 

@@ -1269,3 +1269,19 @@ async fn the_dialog_preview_shows_the_version_in_force_else_the_draft() {
     let german = w.service.dialog_preview(op.tenant.id, t.id, Some(Language::German)).await.unwrap();
     assert_eq!((german.content.as_str(), german.texts.accept_button.as_str()), ("", "Akzeptieren"));
 }
+
+#[tokio::test]
+async fn a_preview_of_unsaved_content_is_sanitized_and_filled_and_stores_nothing() {
+    use clickwrap_domain::content::placeholders::PlaceholderName;
+    use clickwrap_domain::content::sanitize::{ContentRejected, MAX_CONTENT_BYTES};
+    use clickwrap_domain::templates::service::PreviewContentError;
+    let w = world().await;
+    let mut values = PlaceholderValues::default();
+    values.insert(PlaceholderName::parse("fullName").unwrap(), "Ada").unwrap();
+    let shown = w.service.preview_content("<p onclick=\"x()\">Hi {{fullName}}</p>".into(), &values).await.unwrap();
+    assert_eq!(shown, "<p>Hi Ada</p>");
+    assert_eq!(
+        w.service.preview_content("x".repeat(MAX_CONTENT_BYTES + 1), &values).await.unwrap_err(),
+        PreviewContentError::Content(ContentRejected::TooLarge { size: MAX_CONTENT_BYTES + 1 })
+    );
+}

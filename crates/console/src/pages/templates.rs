@@ -7,13 +7,12 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use clickwrap_domain::content::placeholders::{PlaceholderName, PlaceholderValues, render};
-use clickwrap_domain::content::sanitize::{SanitizedHtml, sanitize};
-use clickwrap_domain::ports::run_on_cpu_pool;
+use clickwrap_domain::content::sanitize::SanitizedHtml;
 use clickwrap_domain::templates::customizations::{AgreementMode, ButtonStyle, Color, Customizations, TextOverrides};
 use clickwrap_domain::templates::models::TemplateChanges;
 use clickwrap_domain::templates::models::{PublishError, Template};
 use clickwrap_domain::templates::service::{
-    EnableTemplateError, NewTemplate, PublishVersionError, SaveDraftLanguageError, TemplateError,
+    EnableTemplateError, NewTemplate, PreviewContentError, PublishVersionError, SaveDraftLanguageError, TemplateError,
 };
 use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
 use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};
@@ -87,7 +86,7 @@ fn here(id: TemplateId) -> String {
 }
 
 fn now(state: &ConsoleState) -> Timestamp {
-    state.service.ports().clock.now()
+    state.service.now()
 }
 
 /// `GET /console/templates?tag=`.
@@ -336,21 +335,12 @@ pub(super) async fn save_draft(
     back_on_invalid(&editor, result)
 }
 
-/// Content sanitized on the service's CPU pool, away from the request workers.
-async fn sanitize_on_pool(state: &ConsoleState, raw: String) -> Result<SanitizedHtml, ConsoleError> {
-    run_on_cpu_pool(&*state.service.ports().cpu, move || sanitize(&raw))
-        .await
-        .map_err(|_| ConsoleError::Unavailable)?
-        .map_err(|e| ConsoleError::invalid("Content", e))
-}
-
 /// `POST /console/preview` (`content`, `language`, `sample.<placeholder>`): the content as the
 /// SDK would show it, sanitized and filled, as a document for the preview frame.
 pub(super) async fn preview(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
     let (_, form) = change(&request, &body).await?;
     let language =
         Language::from_code(form.text("language")).ok_or_else(|| ConsoleError::Invalid(UNKNOWN_LANGUAGE.into()))?;
-    let clean = sanitize_on_pool(&state, form.get("content").unwrap_or_default().to_owned()).await?;
     let mut values = PlaceholderValues::default();
     for (name, value) in form.with_prefix("sample.") {
         if let Ok(name) = PlaceholderName::parse(name)
@@ -360,7 +350,14 @@ pub(super) async fn preview(state: Data<ConsoleState>, request: HttpRequest, bod
             let _ = values.insert(name, value);
         }
     }
-    Ok(html_page(StatusCode::OK, PreEscaped(views::components::agreement_document(&render(&clean, &values), language))))
+    let shown =
+        state.service.preview_content(form.get("content").unwrap_or_default().to_owned(), &values).await.map_err(
+            |e| match e {
+                PreviewContentError::Content(e) => ConsoleError::invalid("Content", e),
+                PreviewContentError::Stopping(_) => ConsoleError::Unavailable,
+            },
+        )?;
+    Ok(html_page(StatusCode::OK, PreEscaped(views::components::agreement_document(&shown, language))))
 }
 
 /// `GET /console/templates/{id}/customizations`.

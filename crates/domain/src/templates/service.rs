@@ -27,6 +27,16 @@ pub struct NewTemplate {
     pub always_require_acceptance: bool,
 }
 
+/// Why unsaved content cannot be previewed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PreviewContentError {
+    /// The content is beyond what may be sanitized.
+    #[error(transparent)]
+    Content(#[from] ContentRejected),
+    #[error(transparent)]
+    Stopping(#[from] CpuPoolStopped),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
     #[error("no such template")]
@@ -154,6 +164,17 @@ impl ClickwrapService {
     ) -> Result<Template, TemplateError> {
         let audit = self.audit_entry(admin, AuditAction::TemplateDraftSaved, id);
         self.change_template(admin, id, TemplateUpdate::Draft(content), audit).await
+    }
+
+    /// Unsaved content as the SDK would show it: sanitized on the CPU pool, then filled with
+    /// `values` (the console's preview of what an operator is typing). Nothing is stored.
+    pub async fn preview_content(
+        &self,
+        raw: String,
+        values: &PlaceholderValues,
+    ) -> Result<String, PreviewContentError> {
+        let clean = run_on_cpu_pool(&*self.ports().cpu, move || sanitize(&raw)).await??;
+        Ok(render(&clean, values))
     }
 
     /// Sets the draft's content in one language, sanitized on the CPU pool (`None` removes the

@@ -114,7 +114,7 @@ fn app_not_found() -> ApiError {
 }
 
 fn now(state: &ApiState) -> Timestamp {
-    state.service.ports().clock.now()
+    state.service.now()
 }
 
 /// An answer that carries a secret: never stored by a cache.
