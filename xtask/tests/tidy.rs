@@ -119,6 +119,26 @@ fn no_todo_or_unimplemented_in_crate_sources() {
     assert!(offenders.is_empty(), "unfinished code (todo!/unimplemented!) in crate sources:\n{}", offenders.join("\n"));
 }
 
+/// The console drives use cases: no page reaches a port (the clock, the CPU pool, a store) around
+/// the service, so whatever a use case checks, audits or announces cannot be skipped from a page.
+#[test]
+fn the_console_calls_no_port_around_the_use_cases() {
+    let mut files = Vec::new();
+    rust_files(&workspace_root().join("crates/console/src"), &mut files);
+    assert!(!files.is_empty(), "found no Rust sources under crates/console/src");
+    let mut offenders = Vec::new();
+    for file in &files {
+        let text =
+            std::fs::read_to_string(file).unwrap_or_else(|error| panic!("cannot read {}: {error}", file.display()));
+        for (number, line) in text.lines().enumerate() {
+            if line.contains(".ports()") || line.contains("run_on_cpu_pool") {
+                offenders.push(format!("{}:{}: {}", relative(file).display(), number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "the console reaches a port around the use cases:\n{}", offenders.join("\n"));
+}
+
 /// A build that takes minutes must show cargo's progress: neither the `cargo xtask` alias (whose
 /// first run builds the xtask and the crates it benchmarks) nor a build the xtask starts is quiet.
 #[test]
