@@ -7,7 +7,7 @@ use clickwrap_domain::templates::customizations::{
 use clickwrap_domain::templates::models::Template;
 use maud::{Markup, html};
 
-use super::*;
+use super::parts::*;
 use crate::views::components::{breadcrumbs, csrf_field, fact, language_label, read_only_note};
 use crate::views::layout::{Chrome, page_with_scripts};
 

@@ -7,7 +7,7 @@ use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
 use clickwrap_domain::{Language, Timestamp};
 use maud::{Markup, html};
 
-use super::*;
+use super::parts::*;
 use crate::views::components::{
     Tone, badge, breadcrumbs, code, confirm_checkbox, csrf_field, empty_state, fact, language_label, language_select,
     query_string, read_only_note, table_region, time_tag,

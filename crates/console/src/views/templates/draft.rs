@@ -5,7 +5,7 @@ use clickwrap_domain::content::placeholders::{PlaceholderName, placeholders_in};
 use clickwrap_domain::templates::models::Template;
 use maud::{Markup, html};
 
-use super::*;
+use super::parts::*;
 use crate::views::components::{breadcrumbs, csrf_field, language_label, query_string, read_only_note, sandboxed_html};
 use crate::views::layout::{Chrome, page};
 

@@ -4,7 +4,7 @@ use clickwrap_domain::templates::models::Template;
 use clickwrap_domain::{Language, Timestamp};
 use maud::{Markup, html};
 
-use super::*;
+use super::parts::*;
 use crate::views::components::{csrf_field, empty_state, language_select, read_only_note, table_region, time_tag};
 use crate::views::layout::{Chrome, page};
 

@@ -2,10 +2,11 @@
 
 use std::collections::BTreeSet;
 
-use clickwrap_domain::AppId;
 use clickwrap_domain::content::placeholders::PlaceholderName;
 use clickwrap_domain::templates::customizations::{AgreementMode, Color, TextOverrides};
+use clickwrap_domain::{AppId, Language};
 
+use super::parts::SAMPLE_PLACEHOLDERS;
 use super::*;
 use crate::views::test_support::*;
 

@@ -4,7 +4,7 @@ use clickwrap_domain::Timestamp;
 use clickwrap_domain::templates::models::{Template, TemplateVersion};
 use maud::{Markup, html};
 
-use super::*;
+use super::parts::*;
 use crate::views::components::{
     breadcrumbs, empty_state, fact, html_source, language_label, query_string, sandboxed_html, time_tag,
 };
