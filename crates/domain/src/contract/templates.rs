@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::fixtures::{self, base_plus_secs, base_time};
 use super::support::{Stores, Task, join_all};
-use crate::ports::InsertVersionError;
+use crate::ports::{InsertVersionError, StorageError};
 use crate::templates::customizations::{Customizations, TextOverrides};
 use crate::templates::models::Template;
 use crate::templates::models::TemplateChanges;
@@ -309,15 +309,7 @@ async fn concurrent_updates_of_different_fields_all_stick(stores: &Stores<'_>) {
             TemplateUpdate::Apps(first.clone()),
             TemplateUpdate::Apps(second.clone()),
         ];
-        let audits = updates.each_ref().map(|_| fixtures::audit(tenant.id));
-        let tasks = updates
-            .iter()
-            .zip(&audits)
-            .map(|(change, audit)| -> Task<'_, _> {
-                Box::pin(stores.templates.update_template(tenant.id, template.id, change, base_plus_secs(round), audit))
-            })
-            .collect();
-        for result in join_all(tasks).await {
+        for result in update_at_once(stores, tenant.id, template.id, &updates, base_plus_secs(round)).await {
             assert!(result.unwrap().is_some(), "templates: round {round}: every concurrent update found the template");
         }
         let stored = find(stores, tenant.id, template.id).await.unwrap();
@@ -333,6 +325,26 @@ async fn concurrent_updates_of_different_fields_all_stick(stores: &Stores<'_>) {
     }
 }
 
+/// Every update applied at the same moment (on separate connections, for a database), each with
+/// its own audit entry; what each found.
+async fn update_at_once(
+    stores: &Stores<'_>,
+    tenant: TenantId,
+    template: TemplateId,
+    updates: &[TemplateUpdate],
+    at: Timestamp,
+) -> Vec<Result<Option<Template>, StorageError>> {
+    let audits: Vec<_> = updates.iter().map(|_| fixtures::audit(tenant)).collect();
+    let tasks = updates
+        .iter()
+        .zip(&audits)
+        .map(|(change, audit)| -> Task<'_, _> {
+            Box::pin(stores.templates.update_template(tenant, template, change, at, audit))
+        })
+        .collect();
+    join_all(tasks).await
+}
+
 /// Two operators saving different languages of one draft at the same moment (on separate
 /// connections, for a database) both keep their edit; the languages nobody touched stay too.
 async fn concurrent_saves_of_different_draft_languages_all_stick(stores: &Stores<'_>) {
@@ -346,15 +358,7 @@ async fn concurrent_saves_of_different_draft_languages_all_stick(stores: &Stores
             TemplateUpdate::DraftLanguage(Language::German, Some(german.clone())),
             TemplateUpdate::DraftLanguage(Language::French, Some(french.clone())),
         ];
-        let audits = updates.each_ref().map(|_| fixtures::audit(tenant.id));
-        let tasks = updates
-            .iter()
-            .zip(&audits)
-            .map(|(change, audit)| -> Task<'_, _> {
-                Box::pin(stores.templates.update_template(tenant.id, template.id, change, base_plus_secs(round), audit))
-            })
-            .collect();
-        for result in join_all(tasks).await {
+        for result in update_at_once(stores, tenant.id, template.id, &updates, base_plus_secs(round)).await {
             assert!(result.unwrap().is_some(), "templates: round {round}: every draft save found the template");
         }
         let mut expected = untouched.clone();
