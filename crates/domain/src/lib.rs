@@ -6,6 +6,9 @@
 //! the traits in [`ports`]; [`memory`] holds in-memory implementations for tests. The use cases are
 //! the methods of [`service::ClickwrapService`], written next to their area.
 
+#[macro_use]
+mod string_enum;
+
 pub mod apps;
 pub mod audit;
 pub mod consent;

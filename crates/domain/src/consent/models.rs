@@ -9,57 +9,27 @@ use crate::templates::versioning::VersionNumber;
 use crate::webhooks::models::Delivery;
 use crate::{AppId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};
 
-/// What the end user did in the dialog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Action {
-    Accepted,
-    Declined,
-}
-
-impl Action {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Action::Accepted => "ACCEPTED",
-            Action::Declined => "DECLINED",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "ACCEPTED" => Some(Action::Accepted),
-            "DECLINED" => Some(Action::Declined),
-            _ => None,
-        }
+string_enum! {
+    /// What the end user did in the dialog.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Action {
+        Accepted => "ACCEPTED",
+        Declined => "DECLINED",
     }
 }
 
-/// The state of a clickwrap event. It starts `Unverified` and becomes the end user's action only
-/// when the operator's backend verifies the Signature, once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum EventStatus {
-    Unverified,
-    Accepted,
-    Declined,
+string_enum! {
+    /// The state of a clickwrap event. It starts `Unverified` and becomes the end user's action only
+    /// when the operator's backend verifies the Signature, once.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum EventStatus {
+        Unverified => "UNVERIFIED",
+        Accepted => "ACCEPTED",
+        Declined => "DECLINED",
+    }
 }
 
 impl EventStatus {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            EventStatus::Unverified => "UNVERIFIED",
-            EventStatus::Accepted => "ACCEPTED",
-            EventStatus::Declined => "DECLINED",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "UNVERIFIED" => Some(EventStatus::Unverified),
-            "ACCEPTED" => Some(EventStatus::Accepted),
-            "DECLINED" => Some(EventStatus::Declined),
-            _ => None,
-        }
-    }
-
     pub const fn is_verified(self) -> bool {
         !matches!(self, EventStatus::Unverified)
     }
@@ -74,27 +44,12 @@ impl From<Action> for EventStatus {
     }
 }
 
-/// How the clickwrap was shown: part of the evidence of what the end user agreed to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PresentationMode {
-    Dialog,
-    Inline,
-}
-
-impl PresentationMode {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            PresentationMode::Dialog => "DIALOG",
-            PresentationMode::Inline => "INLINE",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "DIALOG" => Some(PresentationMode::Dialog),
-            "INLINE" => Some(PresentationMode::Inline),
-            _ => None,
-        }
+string_enum! {
+    /// How the clickwrap was shown: part of the evidence of what the end user agreed to.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum PresentationMode {
+        Dialog => "DIALOG",
+        Inline => "INLINE",
     }
 }
 

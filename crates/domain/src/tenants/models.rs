@@ -15,27 +15,12 @@ pub struct Tenant {
     pub created_at: Timestamp,
 }
 
-/// What an operator token may do: an ADMIN changes things, a VIEWER only reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum OperatorRole {
-    Admin,
-    Viewer,
-}
-
-impl OperatorRole {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OperatorRole::Admin => "ADMIN",
-            OperatorRole::Viewer => "VIEWER",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "ADMIN" => Some(OperatorRole::Admin),
-            "VIEWER" => Some(OperatorRole::Viewer),
-            _ => None,
-        }
+string_enum! {
+    /// What an operator token may do: an ADMIN changes things, a VIEWER only reads.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum OperatorRole {
+        Admin => "ADMIN",
+        Viewer => "VIEWER",
     }
 }
 

@@ -4,37 +4,18 @@ use std::fmt;
 /// The one event type the service sends.
 pub const EVENT_VERIFIED: &str = "CLICKWRAP_EVENT_VERIFIED";
 
-/// Where a delivery stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DeliveryState {
+string_enum! {
+    /// Where a delivery stands.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum DeliveryState {
     /// Due now or at `next_attempt_at`.
-    Pending,
+        Pending => "PENDING",
     /// A receiver answered 200.
-    Delivered,
+        Delivered => "DELIVERED",
     /// Every attempt failed; kept for the history and for redelivery.
-    Failed,
+        Failed => "FAILED",
     /// The app had no webhook URL or its webhook was switched off when the event was verified.
-    Disabled,
-}
-
-impl DeliveryState {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            DeliveryState::Pending => "PENDING",
-            DeliveryState::Delivered => "DELIVERED",
-            DeliveryState::Failed => "FAILED",
-            DeliveryState::Disabled => "DISABLED",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "PENDING" => Some(DeliveryState::Pending),
-            "DELIVERED" => Some(DeliveryState::Delivered),
-            "FAILED" => Some(DeliveryState::Failed),
-            "DISABLED" => Some(DeliveryState::Disabled),
-            _ => None,
-        }
+        Disabled => "DISABLED",
     }
 }
 
