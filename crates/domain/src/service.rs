@@ -11,6 +11,7 @@ use crate::apps::models::App;
 use crate::keys::Keyring;
 use crate::keys::management::{KeyringError, load_keyring};
 use crate::keys::master::MasterKeys;
+use crate::ledger::key::LoadLedgerKeyError;
 use crate::ledger::tree_head::LedgerKey;
 use crate::limits::counter::RateCounter;
 use crate::limits::rate::{RateDecision, RateLimitKey, RateLimitPolicy};
@@ -156,6 +157,15 @@ pub enum AuthError {
     Storage(#[from] StorageError),
 }
 
+/// The service could not start: its server keys or its ledger key could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StartServiceError {
+    #[error(transparent)]
+    Keyring(#[from] KeyringError),
+    #[error(transparent)]
+    LedgerKey(#[from] LoadLedgerKeyError),
+}
+
 /// Identifying the app of a public (App ID only) request failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PublicAppError {
@@ -171,9 +181,9 @@ pub enum PublicAppError {
 
 impl ClickwrapService {
     /// Loads the server keyring with the master keys, creating it on the very first start.
-    pub async fn start(ports: Ports, settings: Settings, master: MasterKeys) -> Result<Self, KeyringError> {
+    pub async fn start(ports: Ports, settings: Settings, master: MasterKeys) -> Result<Self, StartServiceError> {
         let keys = load_keyring(&*ports.keys, &*ports.random, &master, ports.clock.now()).await?;
-        Self::start_with_keyring(ports, settings, master, keys).await
+        Ok(Self::start_with_keyring(ports, settings, master, keys).await?)
     }
 
     /// [`Self::start`] with the keyring already loaded (by [`load_keyring`], with `master`), for a
@@ -183,7 +193,7 @@ impl ClickwrapService {
         settings: Settings,
         master: MasterKeys,
         keys: Keyring,
-    ) -> Result<Self, KeyringError> {
+    ) -> Result<Self, LoadLedgerKeyError> {
         let ledger_key = Arc::new(crate::ledger::key::load_ledger_key(&*ports.ledger, &*ports.random, &master).await?);
         let caches = ServingCaches::new(ServingCacheTtl {
             unannounced: settings.serving_cache_ttl,

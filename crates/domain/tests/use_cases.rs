@@ -912,7 +912,7 @@ async fn rate_limits_are_decided_in_memory_and_shared_when_synced() {
 #[tokio::test]
 async fn every_verified_event_is_in_its_tenants_ledger_with_proofs_that_verify() {
     use clickwrap_domain::ledger::merkle;
-    use clickwrap_domain::ledger::service::ProofError;
+    use clickwrap_domain::ledger::service::{ConsistencyProofError, InclusionProofError};
     use clickwrap_domain::ledger::tree_head::verify_tree_head;
 
     let w = world().await;
@@ -951,10 +951,10 @@ async fn every_verified_event_is_in_its_tenants_ledger_with_proofs_that_verify()
             &head.root_hash
         ));
     }
-    assert_eq!(w.service.inclusion_proof(&op.app, unverified.event.id).await, Err(ProofError::NotInLedger));
+    assert_eq!(w.service.inclusion_proof(&op.app, unverified.event.id).await, Err(InclusionProofError::NotInLedger));
     assert_eq!(
         w.service.inclusion_proof(&other.app, events[0]).await,
-        Err(ProofError::NotInLedger),
+        Err(InclusionProofError::NotInLedger),
         "another tenant's"
     );
 
@@ -971,7 +971,7 @@ async fn every_verified_event_is_in_its_tenants_ledger_with_proofs_that_verify()
     for (from, to) in [(0, 4), (4, 3), (1, 5)] {
         assert!(matches!(
             w.service.consistency_proof(op.tenant.id, from, to).await,
-            Err(ProofError::SizesOutOfRange { size: 4 })
+            Err(ConsistencyProofError::SizesOutOfRange { size: 4 })
         ));
     }
     // A tenant without verified events has an empty, signed log.

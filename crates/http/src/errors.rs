@@ -2,15 +2,18 @@
 
 use actix_web::http::StatusCode;
 use actix_web::http::header;
+use clickwrap_domain::AppId;
 use clickwrap_domain::apps::service::{AppCredentialError, CreateAppError, UpdateAppError};
 use clickwrap_domain::consent::queries::{
-    CertificateError, EventLookupError, ListEventsError, ReAcceptError, StatusError,
+    AgreementError, CertificateError, EventLookupError, ExportEventsError, ListEventsError, ReAcceptError, StatusError,
 };
 use clickwrap_domain::consent::service::{ClickwrapQueryError, RecordActionError, VerifyError};
 use clickwrap_domain::ports::{RenderError, StorageError};
 use clickwrap_domain::service::{AuthError, PublicAppError};
 use clickwrap_domain::templates::models::PublishError;
-use clickwrap_domain::templates::service::{EnableTemplateError, PublishVersionError, TemplateError};
+use clickwrap_domain::templates::service::{
+    CreateTemplateError, EnableTemplateError, PublishVersionError, SetTemplateAppsError, TemplateError,
+};
 
 use crate::problem::ApiError;
 use crate::query::ParameterError;
@@ -124,19 +127,29 @@ impl From<VerifyError> for ApiError {
     }
 }
 
+fn invalid_range() -> ApiError {
+    let mut e = ApiError::bad_request("INVALID_RANGE", "from must not be after to");
+    e.errors.push(crate::problem::FieldError { field: "from".into(), message: "must not be after to".into() });
+    e
+}
+
 impl From<ListEventsError> for ApiError {
     fn from(error: ListEventsError) -> Self {
         match error {
-            ListEventsError::FromAfterTo => {
-                let mut e = ApiError::bad_request("INVALID_RANGE", "from must not be after to");
-                e.errors
-                    .push(crate::problem::FieldError { field: "from".into(), message: "must not be after to".into() });
-                e
-            }
+            ListEventsError::FromAfterTo => invalid_range(),
             ListEventsError::InvalidCursor => {
                 ApiError::bad_request("INVALID_CURSOR", "nextPageCursor is not valid for this list")
             }
             ListEventsError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<ExportEventsError> for ApiError {
+    fn from(error: ExportEventsError) -> Self {
+        match error {
+            ExportEventsError::FromAfterTo => invalid_range(),
+            ExportEventsError::Storage(e) => e.into(),
         }
     }
 }
@@ -154,31 +167,54 @@ impl From<EventLookupError> for ApiError {
     }
 }
 
-impl From<clickwrap_domain::ledger::service::ProofError> for ApiError {
-    fn from(error: clickwrap_domain::ledger::service::ProofError) -> Self {
-        use clickwrap_domain::ledger::service::ProofError as E;
+impl From<clickwrap_domain::ledger::service::InclusionProofError> for ApiError {
+    fn from(error: clickwrap_domain::ledger::service::InclusionProofError) -> Self {
+        use clickwrap_domain::ledger::service::InclusionProofError as E;
         match error {
             E::NotInLedger => ApiError::not_found(
                 "EVENT_NOT_IN_LEDGER",
                 "the clickwrap event is not in the evidence ledger (unknown, not verified, or verified before the ledger existed)",
             ),
+            E::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<clickwrap_domain::ledger::service::ConsistencyProofError> for ApiError {
+    fn from(error: clickwrap_domain::ledger::service::ConsistencyProofError) -> Self {
+        use clickwrap_domain::ledger::service::ConsistencyProofError as E;
+        match error {
             e @ E::SizesOutOfRange { .. } => ApiError::bad_request("INVALID_TREE_SIZES", e.to_string()),
             E::Storage(e) => e.into(),
         }
     }
 }
 
+fn not_accepted() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "NOT_ACCEPTED",
+        "the event was declined; only accepted events have a certificate",
+    )
+}
+
 impl From<CertificateError> for ApiError {
     fn from(error: CertificateError) -> Self {
         match error {
             CertificateError::NotFound => event_not_found(),
-            CertificateError::NotAccepted => ApiError::new(
-                StatusCode::CONFLICT,
-                "NOT_ACCEPTED",
-                "the event was declined; only accepted events have a certificate",
-            ),
-            CertificateError::Render(e) => e.into(),
+            CertificateError::NotAccepted => not_accepted(),
             CertificateError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<AgreementError> for ApiError {
+    fn from(error: AgreementError) -> Self {
+        match error {
+            AgreementError::NotFound => event_not_found(),
+            AgreementError::NotAccepted => not_accepted(),
+            AgreementError::Render(e) => e.into(),
+            AgreementError::Storage(e) => e.into(),
         }
     }
 }
@@ -240,10 +276,30 @@ impl From<TemplateError> for ApiError {
     fn from(error: TemplateError) -> Self {
         match error {
             TemplateError::NotFound => template_not_found(),
-            TemplateError::UnknownApp(app) => {
-                ApiError::invalid_field("appIds", format!("{app} is not an app of this tenant"))
-            }
             TemplateError::Storage(e) => e.into(),
+        }
+    }
+}
+
+fn unknown_app(app: AppId) -> ApiError {
+    ApiError::invalid_field("appIds", format!("{app} is not an app of this tenant"))
+}
+
+impl From<CreateTemplateError> for ApiError {
+    fn from(error: CreateTemplateError) -> Self {
+        match error {
+            CreateTemplateError::UnknownApp(app) => unknown_app(app),
+            CreateTemplateError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<SetTemplateAppsError> for ApiError {
+    fn from(error: SetTemplateAppsError) -> Self {
+        match error {
+            SetTemplateAppsError::NotFound => template_not_found(),
+            SetTemplateAppsError::UnknownApp(app) => unknown_app(app),
+            SetTemplateAppsError::Storage(e) => e.into(),
         }
     }
 }

@@ -98,7 +98,7 @@ pub fn export_response(
 ) -> ApiResult<HttpResponse> {
     // Checked before the status line goes out: after it, an error can only cut the body short.
     if !filter.range_is_valid() {
-        return Err(clickwrap_domain::consent::queries::ListEventsError::FromAfterTo.into());
+        return Err(clickwrap_domain::consent::queries::ExportEventsError::FromAfterTo.into());
     }
     let stream = batches(service.clone(), tenant, filter, format);
     Ok(HttpResponse::Ok()

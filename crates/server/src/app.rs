@@ -52,6 +52,8 @@ pub(crate) enum StartError {
     NoMasterKey,
     #[error(transparent)]
     Keyring(#[from] clickwrap_domain::keys::management::KeyringError),
+    #[error(transparent)]
+    LedgerKey(#[from] clickwrap_domain::ledger::key::LoadLedgerKeyError),
     /// The unknown-parameter check has no list to check against.
     #[error(transparent)]
     OpenApi(#[from] OpenApiError),

@@ -12,7 +12,7 @@ use clickwrap_bundle::{
 };
 use clickwrap_domain::TenantId;
 use clickwrap_domain::ledger::merkle::{TreeLevels, verify_consistency};
-use clickwrap_domain::ledger::service::ProofError;
+use clickwrap_domain::ledger::service::ConsistencyProofError;
 use clickwrap_domain::ledger::tree_head::{SignedTreeHead, verify_tree_head};
 use clickwrap_domain::ports::{Clock, EventStore, LedgerStore, StorageError, TenantStore};
 use clickwrap_domain::service::ClickwrapService;
@@ -168,7 +168,7 @@ pub(crate) enum CheckError {
     #[error(transparent)]
     Storage(#[from] StorageError),
     #[error(transparent)]
-    Proof(#[from] ProofError),
+    Proof(#[from] ConsistencyProofError),
     #[error("THE LEDGER KEY CHANGED: the state file trusts another key than the service's")]
     KeyChanged,
     #[error("THE TREE HEAD'S SIGNATURE IS INVALID (size {0})")]

@@ -6,7 +6,7 @@ use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use clickwrap_domain::consent::cursor::PageLimit;
 use clickwrap_domain::consent::models::{Action, EventFilter};
-use clickwrap_domain::consent::queries::{CertificateError, EventLookupError, ListEventsError};
+use clickwrap_domain::consent::queries::{AgreementError, CertificateError, EventLookupError, ListEventsError};
 use clickwrap_domain::{EndUserId, EventId, TemplateId};
 
 use super::{PageResult, chrome, page};
@@ -26,18 +26,30 @@ impl From<EventLookupError> for ConsoleError {
     }
 }
 
+fn not_accepted() -> ConsoleError {
+    ConsoleError::Conflict("The event was declined: only accepted events have a certificate.".into())
+}
+
 impl From<CertificateError> for ConsoleError {
     fn from(error: CertificateError) -> Self {
         match error {
             CertificateError::NotFound => ConsoleError::NotFound("the event"),
-            CertificateError::NotAccepted => {
-                ConsoleError::Conflict("The event was declined: only accepted events have a certificate.".into())
-            }
-            CertificateError::Render(e) => {
+            CertificateError::NotAccepted => not_accepted(),
+            CertificateError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<AgreementError> for ConsoleError {
+    fn from(error: AgreementError) -> Self {
+        match error {
+            AgreementError::NotFound => ConsoleError::NotFound("the event"),
+            AgreementError::NotAccepted => not_accepted(),
+            AgreementError::Render(e) => {
                 tracing::error!(cause = %e, "rendering an agreement failed");
                 ConsoleError::Internal
             }
-            CertificateError::Storage(e) => e.into(),
+            AgreementError::Storage(e) => e.into(),
         }
     }
 }

@@ -1,8 +1,12 @@
-//! The console's routes: one handler per page or form, each driving the same use cases as the
-//! operator API. The security headers (Content-Security-Policy without inline script, never
-//! framed, nosniff) are added to every answer by the HTTP layer the server mounts the console in
-//! (`clickwrap_http`), the one place that decides them; it also sets `Cache-Control: no-store` on
-//! every answer that does not say otherwise, which only the assets do (`no-cache`, with an ETag).
+//! The console's routes: one handler per page or form, each driving the domain's use cases: the
+//! operator API's, and a few only the console has (console sessions, the draft edited one language
+//! at a time, the live preview, the overview's counts and failed deliveries, an end user's status
+//! across the tenant). The security headers are added by the HTTP layer the server mounts the
+//! console in (`clickwrap_http`), the one place that decides them: nosniff on every answer, and on
+//! pages and PDFs a Content-Security-Policy without inline script and frame protection. It also
+//! sets `Cache-Control: no-store` on every answer that does not say otherwise; the assets
+//! (`no-cache`, with an ETag) and the events export (`private, no-store`, the operator API's
+//! answer) do.
 
 mod apps;
 mod evidence;

@@ -12,7 +12,8 @@ use clickwrap_domain::templates::customizations::{AgreementMode, ButtonStyle, Co
 use clickwrap_domain::templates::models::TemplateChanges;
 use clickwrap_domain::templates::models::{PublishError, Template};
 use clickwrap_domain::templates::service::{
-    EnableTemplateError, NewTemplate, PreviewContentError, PublishVersionError, SaveDraftLanguageError, TemplateError,
+    CreateTemplateError, EnableTemplateError, NewTemplate, PreviewContentError, PublishVersionError,
+    SaveDraftLanguageError, SetTemplateAppsError, TemplateError,
 };
 use clickwrap_domain::templates::versioning::{VersionKind, VersionNumber};
 use clickwrap_domain::{AppId, Language, Name, Tag, TemplateId, Timestamp};
@@ -29,8 +30,30 @@ impl From<TemplateError> for ConsoleError {
     fn from(error: TemplateError) -> Self {
         match error {
             TemplateError::NotFound => ConsoleError::NotFound("the template"),
-            TemplateError::UnknownApp(app) => ConsoleError::Invalid(format!("{app} is not an app of this tenant")),
             TemplateError::Storage(e) => e.into(),
+        }
+    }
+}
+
+fn unknown_app(app: AppId) -> ConsoleError {
+    ConsoleError::Invalid(format!("{app} is not an app of this tenant"))
+}
+
+impl From<CreateTemplateError> for ConsoleError {
+    fn from(error: CreateTemplateError) -> Self {
+        match error {
+            CreateTemplateError::UnknownApp(app) => unknown_app(app),
+            CreateTemplateError::Storage(e) => e.into(),
+        }
+    }
+}
+
+impl From<SetTemplateAppsError> for ConsoleError {
+    fn from(error: SetTemplateAppsError) -> Self {
+        match error {
+            SetTemplateAppsError::NotFound => ConsoleError::NotFound("the template"),
+            SetTemplateAppsError::UnknownApp(app) => unknown_app(app),
+            SetTemplateAppsError::Storage(e) => e.into(),
         }
     }
 }

@@ -31,6 +31,16 @@ pub enum ListEventsError {
     Storage(#[from] StorageError),
 }
 
+/// One batch of an export: it starts after a position, never at a cursor, so no cursor can be
+/// refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportEventsError {
+    #[error("from must not be after to")]
+    FromAfterTo,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EventLookupError {
     /// Unknown, unverified, or another tenant's.
@@ -40,6 +50,7 @@ pub enum EventLookupError {
     Storage(#[from] StorageError),
 }
 
+/// Reading a stored certificate: nothing is rendered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CertificateError {
     /// Unknown, unverified, or another tenant's.
@@ -49,9 +60,33 @@ pub enum CertificateError {
     #[error("the event was declined; only accepted events have a certificate")]
     NotAccepted,
     #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// Making an event's Clickwrap Agreement: what reading its certificate can fail with, and the
+/// rendering.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgreementError {
+    /// Unknown, unverified, or another tenant's.
+    #[error("the event could not be found")]
+    NotFound,
+    /// Only accepted events have a certificate, and so an agreement.
+    #[error("the event was declined; only accepted events have a certificate")]
+    NotAccepted,
+    #[error(transparent)]
     Render(#[from] crate::ports::RenderError),
     #[error(transparent)]
     Storage(#[from] StorageError),
+}
+
+impl From<CertificateError> for AgreementError {
+    fn from(error: CertificateError) -> Self {
+        match error {
+            CertificateError::NotFound => Self::NotFound,
+            CertificateError::NotAccepted => Self::NotAccepted,
+            CertificateError::Storage(e) => Self::Storage(e),
+        }
+    }
 }
 
 /// One template in an end user's consent status.
@@ -158,9 +193,9 @@ impl ClickwrapService {
         filter: &EventFilter,
         after: Option<EventPosition>,
         batch: usize,
-    ) -> Result<(Vec<EventDetails>, Option<EventPosition>), ListEventsError> {
+    ) -> Result<(Vec<EventDetails>, Option<EventPosition>), ExportEventsError> {
         if !filter.range_is_valid() {
-            return Err(ListEventsError::FromAfterTo);
+            return Err(ExportEventsError::FromAfterTo);
         }
         let items = self.ports.events.list_verified_event_details(tenant, filter, after.as_ref(), batch).await?;
         let next = match items.last() {
@@ -222,16 +257,8 @@ impl ClickwrapService {
     /// followed by its certificate. It is rendered from the stored evidence alone (the event, and
     /// the names its certificate was issued with) and signed deterministically, so every download
     /// is the same file.
-    pub async fn agreement(
-        &self,
-        tenant: TenantId,
-        id: EventId,
-    ) -> Result<(ClickwrapEvent, Vec<u8>), CertificateError> {
-        let event = self.verified_event(tenant, id).await?.ok_or(CertificateError::NotFound)?;
-        if event.status != EventStatus::Accepted {
-            return Err(CertificateError::NotAccepted);
-        }
-        let certificate = self.ports.events.find_certificate(tenant, id).await?.ok_or(CertificateError::NotFound)?;
+    pub async fn agreement(&self, tenant: TenantId, id: EventId) -> Result<(ClickwrapEvent, Vec<u8>), AgreementError> {
+        let (event, certificate) = self.certificate(tenant, id).await?;
         let app_name = match certificate.app_name {
             Some(name) => name,
             // Certificates stored before the names were kept: the app's name now.
@@ -241,7 +268,7 @@ impl ClickwrapService {
                 .find_app(tenant, event.app_id)
                 .await?
                 .map(|app| app.name.as_str().to_owned())
-                .ok_or(CertificateError::NotFound)?,
+                .ok_or(AgreementError::NotFound)?,
         };
         let facts = crate::ports::CertificateFacts { event, app_name, operator_name: certificate.operator_name };
         let renderer = self.ports.certificates.clone();

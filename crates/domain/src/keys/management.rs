@@ -31,8 +31,6 @@ pub enum KeyringError {
     Unreadable { key_id: KeyId, reason: OpenSecretError },
     #[error("there is no current server key")]
     NoCurrentKey,
-    #[error("the ledger key cannot be prepared: {0}")]
-    LedgerKey(String),
 }
 
 /// A server key as `server-keys list` shows it.
@@ -161,11 +159,19 @@ impl SealedSecret<'_> {
     }
 }
 
+/// A stored secret could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what} cannot be opened: {reason}")]
+pub struct UnreadableSecret {
+    pub what: String,
+    pub reason: OpenSecretError,
+}
+
 /// A stored secret could not be re-sealed; nothing was changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ResealError {
-    #[error("{what} cannot be opened: {reason}")]
-    Unreadable { what: String, reason: OpenSecretError },
+    #[error(transparent)]
+    Unreadable(#[from] UnreadableSecret),
     #[error("{0} could not be sealed")]
     Seal(String),
 }
@@ -187,7 +193,7 @@ pub struct Resealer<'a> {
 
 impl<'a> Resealer<'a> {
     /// `server_keys` are the stored keys, read before the re-sealing starts.
-    pub fn new(master: &'a MasterKeys, server_keys: &[StoredServerKey]) -> Result<Self, ResealError> {
+    pub fn new(master: &'a MasterKeys, server_keys: &[StoredServerKey]) -> Result<Self, UnreadableSecret> {
         let mut keys = Vec::new();
         for key in server_keys {
             let material = open_material(&key.id, &key.material, master).map_err(|error| unreadable(&key.id, error))?;
@@ -219,7 +225,7 @@ impl<'a> Resealer<'a> {
         self.master.seal(&plaintext, nonce, &binding).map_err(|_| ResealError::Seal(secret.describe()))
     }
 
-    fn open(&self, secret: &SealedSecret<'_>, sealed: &[u8], binding: &[u8]) -> Result<Vec<u8>, ResealError> {
+    fn open(&self, secret: &SealedSecret<'_>, sealed: &[u8], binding: &[u8]) -> Result<Vec<u8>, UnreadableSecret> {
         let opened = match self.master.open(sealed, binding) {
             Err(OpenSecretError::UnknownKey(id)) => match &self.legacy {
                 Some(legacy) if legacy.find(&id).is_some() => SecretBox::open(legacy, sealed, binding),
@@ -227,17 +233,12 @@ impl<'a> Resealer<'a> {
             },
             other => other,
         };
-        opened.map_err(|reason| ResealError::Unreadable { what: secret.describe(), reason })
+        opened.map_err(|reason| UnreadableSecret { what: secret.describe(), reason })
     }
 }
 
-fn unreadable(id: &KeyId, error: KeyringError) -> ResealError {
-    let reason = match error {
-        KeyringError::WrongMasterKey { sealed_with, .. } => OpenSecretError::UnknownKey(sealed_with),
-        KeyringError::Unreadable { reason, .. } => reason,
-        _ => OpenSecretError::Malformed,
-    };
-    ResealError::Unreadable { what: format!("server key {id}"), reason }
+fn unreadable(id: &KeyId, reason: OpenSecretError) -> UnreadableSecret {
+    UnreadableSecret { what: format!("server key {id}"), reason }
 }
 
 /// A fresh current key, sealed with the current master key.
@@ -263,20 +264,24 @@ fn new_key_id(random: &dyn Random) -> KeyId {
     KeyId(format!("k{}", hex::encode(bytes)))
 }
 
-fn open_material(id: &KeyId, material: &StoredKeyMaterial, master: &MasterKeys) -> Result<[u8; 32], KeyringError> {
+/// A server key's material, opened with `master` when it is sealed; `UnknownKey` names the master
+/// key it is sealed with when that is not one of `master`'s.
+fn open_material(id: &KeyId, material: &StoredKeyMaterial, master: &MasterKeys) -> Result<[u8; 32], OpenSecretError> {
     match material {
         StoredKeyMaterial::Clear(material) => Ok(*material),
         StoredKeyMaterial::Sealed(sealed) => {
-            let opened = master.open(sealed, &server_key_binding(id)).map_err(|reason| match reason {
-                OpenSecretError::UnknownKey(sealed_with) => {
-                    KeyringError::WrongMasterKey { key_id: id.clone(), sealed_with, given: master.current_id().clone() }
-                }
-                reason => KeyringError::Unreadable { key_id: id.clone(), reason },
-            })?;
-            opened
-                .try_into()
-                .map_err(|_| KeyringError::Unreadable { key_id: id.clone(), reason: OpenSecretError::Malformed })
+            master.open(sealed, &server_key_binding(id))?.try_into().map_err(|_| OpenSecretError::Malformed)
         }
+    }
+}
+
+/// Why server key `id` did not open with `master`, as the keyring says it.
+fn not_opened(id: &KeyId, master: &MasterKeys, reason: OpenSecretError) -> KeyringError {
+    match reason {
+        OpenSecretError::UnknownKey(sealed_with) => {
+            KeyringError::WrongMasterKey { key_id: id.clone(), sealed_with, given: master.current_id().clone() }
+        }
+        reason => KeyringError::Unreadable { key_id: id.clone(), reason },
     }
 }
 
@@ -288,7 +293,9 @@ fn open_keyring(keys: &[StoredServerKey], master: &MasterKeys) -> Result<Keyring
     let mut current = None;
     let mut previous = Vec::new();
     for key in keys {
-        let secret = SecretKey::new(key.id.clone(), open_material(&key.id, &key.material, master)?);
+        let material =
+            open_material(&key.id, &key.material, master).map_err(|reason| not_opened(&key.id, master, reason))?;
+        let secret = SecretKey::new(key.id.clone(), material);
         if key.is_current && current.is_none() {
             current = Some(secret);
         } else {
@@ -391,12 +398,15 @@ mod tests {
 
         let other_app = AppId::from_uuid(uuid::Uuid::now_v7());
         let moved = resealer.reseal(SealedSecret::WebhookSecret { app_id: other_app, sealed: &secret }, [5; 12]);
-        assert!(matches!(moved, Err(ResealError::Unreadable { reason: OpenSecretError::Tampered, .. })), "{moved:?}");
+        assert!(
+            matches!(moved, Err(ResealError::Unreadable(UnreadableSecret { reason: OpenSecretError::Tampered, .. }))),
+            "{moved:?}"
+        );
         let unknown =
             SecretBox::seal(&SecretKey::new(KeyId::parse("k9").unwrap(), [9; 32]), b"x", [6; 12], b"").unwrap();
         assert!(matches!(
             resealer.reseal(SealedSecret::SigningKey { sealed: &unknown }, [7; 12]),
-            Err(ResealError::Unreadable { reason: OpenSecretError::UnknownKey(_), .. })
+            Err(ResealError::Unreadable(UnreadableSecret { reason: OpenSecretError::UnknownKey(_), .. }))
         ));
     }
 }

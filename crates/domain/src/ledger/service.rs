@@ -50,10 +50,16 @@ pub struct ConsistencyProof {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ProofError {
+pub enum InclusionProofError {
     /// The event is not in the log: unknown, not verified, or verified before the ledger existed.
     #[error("the event is not in the evidence ledger")]
     NotInLedger,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConsistencyProofError {
     /// The sizes asked for are not `0 < from <= to <= the log's size`.
     #[error("from and to must satisfy 0 < from <= to <= {size}, the size of the log")]
     SizesOutOfRange { size: u64 },
@@ -99,12 +105,12 @@ impl ClickwrapService {
     }
 
     /// The inclusion proof of an event of `app`'s tenant (`GET /clickwrap-events/{id}/proof`).
-    pub async fn inclusion_proof(&self, app: &App, event: EventId) -> Result<InclusionProof, ProofError> {
+    pub async fn inclusion_proof(&self, app: &App, event: EventId) -> Result<InclusionProof, InclusionProofError> {
         let tenant = app.tenant_id;
-        let leaf = self.ports.ledger.ledger_leaf(tenant, event).await?.ok_or(ProofError::NotInLedger)?;
+        let leaf = self.ports.ledger.ledger_leaf(tenant, event).await?.ok_or(InclusionProofError::NotInLedger)?;
         let tree_head = self.latest_tree_head(tenant).await?;
         let hashes = self.ports.ledger.leaf_hashes(tenant, tree_head.head.tree_size).await?;
-        let audit_path = merkle::inclusion_proof(&hashes, leaf.leaf_index).ok_or(ProofError::NotInLedger)?;
+        let audit_path = merkle::inclusion_proof(&hashes, leaf.leaf_index).ok_or(InclusionProofError::NotInLedger)?;
         let evidence_record = match leaf.salt {
             Some(salt) => self.evidence_record(tenant, event, &salt).await?,
             None => None,
@@ -138,15 +144,15 @@ impl ClickwrapService {
         tenant: TenantId,
         from: u64,
         to: u64,
-    ) -> Result<ConsistencyProof, ProofError> {
+    ) -> Result<ConsistencyProof, ConsistencyProofError> {
         let size = self.latest_tree_head(tenant).await?.head.tree_size;
+        let out_of_range = || ConsistencyProofError::SizesOutOfRange { size };
         if from == 0 || from > to || to > size {
-            return Err(ProofError::SizesOutOfRange { size });
+            return Err(out_of_range());
         }
         let hashes = self.ports.ledger.leaf_hashes(tenant, to).await?;
-        let old =
-            hashes.get(..usize::try_from(from).unwrap_or(usize::MAX)).ok_or(ProofError::SizesOutOfRange { size })?;
-        let consistency_path = merkle::consistency_proof(&hashes, from).ok_or(ProofError::SizesOutOfRange { size })?;
+        let old = hashes.get(..usize::try_from(from).unwrap_or(usize::MAX)).ok_or_else(out_of_range)?;
+        let consistency_path = merkle::consistency_proof(&hashes, from).ok_or_else(out_of_range)?;
         Ok(ConsistencyProof {
             from_size: from,
             to_size: to,

@@ -37,8 +37,29 @@ pub enum PreviewContentError {
     Stopping(#[from] CpuPoolStopped),
 }
 
+/// Reading or changing one template, where no app is linked: only the template can be missing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
+    #[error("no such template")]
+    NotFound,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// Creating a template: no template to miss, but a linked app may not be the tenant's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CreateTemplateError {
+    /// A linked app is not one of the tenant's apps.
+    #[error("app {0} is not an app of this tenant")]
+    UnknownApp(AppId),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// Linking a template to apps: the template may be missing, and a linked app may not be the
+/// tenant's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetTemplateAppsError {
     #[error("no such template")]
     NotFound,
     /// A linked app is not one of the tenant's apps.
@@ -46,6 +67,15 @@ pub enum TemplateError {
     UnknownApp(AppId),
     #[error(transparent)]
     Storage(#[from] StorageError),
+}
+
+impl From<TemplateError> for SetTemplateAppsError {
+    fn from(error: TemplateError) -> Self {
+        match error {
+            TemplateError::NotFound => Self::NotFound,
+            TemplateError::Storage(e) => Self::Storage(e),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -86,9 +116,11 @@ pub enum EnableTemplateError {
 
 impl ClickwrapService {
     /// A new template: a draft, disabled, with no version yet.
-    pub async fn create_template(&self, admin: &Admin, new: NewTemplate) -> Result<Template, TemplateError> {
+    pub async fn create_template(&self, admin: &Admin, new: NewTemplate) -> Result<Template, CreateTemplateError> {
         let tenant = admin.tenant_id();
-        self.check_apps_of_tenant(tenant, &new.app_ids).await?;
+        if let Some(app) = self.first_app_not_of_tenant(tenant, &new.app_ids).await? {
+            return Err(CreateTemplateError::UnknownApp(app));
+        }
         let now = self.now();
         let template = Template {
             id: TemplateId::from_uuid(self.new_uuid()),
@@ -213,10 +245,12 @@ impl ClickwrapService {
         admin: &Admin,
         id: TemplateId,
         app_ids: BTreeSet<AppId>,
-    ) -> Result<Template, TemplateError> {
-        self.check_apps_of_tenant(admin.tenant_id(), &app_ids).await?;
+    ) -> Result<Template, SetTemplateAppsError> {
+        if let Some(app) = self.first_app_not_of_tenant(admin.tenant_id(), &app_ids).await? {
+            return Err(SetTemplateAppsError::UnknownApp(app));
+        }
         let audit = self.audit_entry(admin, AuditAction::TemplateAppsSet, id);
-        self.change_template(admin, id, TemplateUpdate::Apps(app_ids), audit).await
+        Ok(self.change_template(admin, id, TemplateUpdate::Apps(app_ids), audit).await?)
     }
 
     /// Publishes the draft as the next version; its content is locked from then on.
@@ -272,12 +306,17 @@ impl ClickwrapService {
         stored.ok_or(TemplateError::NotFound)
     }
 
-    async fn check_apps_of_tenant(&self, tenant: TenantId, app_ids: &BTreeSet<AppId>) -> Result<(), TemplateError> {
+    /// The first of `app_ids` that is not one of the tenant's apps, if any.
+    async fn first_app_not_of_tenant(
+        &self,
+        tenant: TenantId,
+        app_ids: &BTreeSet<AppId>,
+    ) -> Result<Option<AppId>, StorageError> {
         for app_id in app_ids {
             if self.ports.apps.find_app(tenant, *app_id).await?.is_none() {
-                return Err(TemplateError::UnknownApp(*app_id));
+                return Ok(Some(*app_id));
             }
         }
-        Ok(())
+        Ok(None)
     }
 }
