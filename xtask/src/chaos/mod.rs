@@ -190,7 +190,7 @@ async fn wait_for_webhooks(
     tally: &Tally,
     deadline: Instant,
 ) -> Arrivals {
-    let secret = &installation.webhook_secret;
+    let secret = &installation.app.webhook_secret;
     while receiver.missing(secret, tally.verified.iter()) > 0 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -229,7 +229,7 @@ async fn certificates_served(
 ) -> Result<(usize, usize), String> {
     let step = (tally.verified.len() / 10).max(1);
     let sample: Vec<&String> = tally.verified.iter().step_by(step).take(10).collect();
-    let credentials = [("x-app-id", installation.app_id.as_str()), ("x-app-key", installation.app_key.as_str())];
+    let credentials = installation.app.credentials();
     let mut connection = Connection::open(address).await?;
     let mut served = 0;
     for id in &sample {
