@@ -19,7 +19,7 @@ pub(crate) type ModuleGraph = BTreeMap<String, BTreeSet<String>>;
 /// `src/bin` is left out).
 pub(crate) fn module_graph(src: &Path) -> Result<ModuleGraph, String> {
     let mut files = Vec::new();
-    collect_rust_files(src, &mut files)?;
+    rust_files(src, &mut files)?;
     let mut sources = BTreeMap::new();
     for file in files {
         let relative = file.strip_prefix(src).map_err(|error| error.to_string())?;
@@ -161,11 +161,12 @@ fn number(numbers: &BTreeMap<&str, usize>, module: &str) -> usize {
     numbers.get(module).copied().unwrap_or(usize::MAX)
 }
 
-fn collect_rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+/// Every `.rs` file under `dir`, at any depth (also for the tidy tests).
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|error| format!("cannot list {}: {error}", dir.display()))?;
     for path in entries.filter_map(Result::ok).map(|entry| entry.path()) {
         if path.is_dir() {
-            collect_rust_files(&path, out)?;
+            rust_files(&path, out)?;
         } else if path.extension().is_some_and(|ext| ext == "rs") {
             out.push(path);
         }
@@ -221,9 +222,9 @@ fn strip_comments_and_strings(text: &str) -> String {
             out.push(' ');
         } else if c == 'r'
             && (at(i + 1) == '"' || (at(i + 1) == '#' && matches!(at(i + 2), '"' | '#')))
-            && !at(i.wrapping_sub(1)).is_alphanumeric()
+            && starts_literal(&chars, i)
         {
-            // A raw string: r"…", r#"…"#, …
+            // A raw string: r"…", r#"…"#, …, and raw byte strings: br"…", br#"…"#
             let mut hashes = 0;
             i += 1;
             while at(i) == '#' {
@@ -247,7 +248,9 @@ fn strip_comments_and_strings(text: &str) -> String {
             i += 1;
             out.push_str("\"\"");
         } else if c == '\'' && at(i + 1) == '\\' {
-            i += 2;
+            // An escaped character: '\n', '\'', '\\', '\x41', '\u{…}'. The escaped character itself
+            // may be a quote, so the search for the closing one starts after it.
+            i += 3;
             while i < chars.len() && at(i) != '\'' {
                 i += 1;
             }
@@ -262,6 +265,17 @@ fn strip_comments_and_strings(text: &str) -> String {
         }
     }
     out
+}
+
+/// Whether the `r` at `i` starts a raw (byte) string literal rather than ending a name (`for"…"`
+/// is no literal): what comes before it, or before its `b`, is no part of a name.
+fn starts_literal(chars: &[char], i: usize) -> bool {
+    let is_name = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    let before = i.checked_sub(1).and_then(|j| chars.get(j));
+    if before == Some(&'b') {
+        return !is_name(i.checked_sub(2).and_then(|j| chars.get(j)));
+    }
+    !is_name(before)
 }
 
 /// Every path the code names that may lead into another module of the crate, with the inline
@@ -330,11 +344,48 @@ fn paths_named(code: &str) -> Vec<(Vec<String>, Vec<String>)> {
     found
 }
 
-/// Whether the `mod` at `at` is marked `#[cfg(test)]` (its code is built only for the tests).
+/// Whether the `mod` at `at` is marked `#[cfg(test)]` (its code is built only for the tests): any
+/// of the outer attributes before it (and before its visibility, `pub(crate) mod`) says so.
 fn is_test_only(tokens: &[String], at: usize) -> bool {
-    let marker = ["#", "[", "cfg", "(", "test", ")", "]"];
-    let before = tokens.get(at.saturating_sub(marker.len())..at).unwrap_or_default();
-    before.iter().map(String::as_str).eq(marker)
+    let token = |i: usize| tokens.get(i).map_or("", String::as_str);
+    // Back over the visibility: `pub`, `pub(crate)`, `pub(in a::b)`.
+    let mut end = at;
+    if end > 0 && token(end - 1) == ")" {
+        let open = (0..end - 1).rev().find(|&i| token(i) == "(");
+        if let Some(open) = open.filter(|&open| open > 0 && token(open - 1) == "pub") {
+            end = open;
+        }
+    }
+    if end > 0 && token(end - 1) == "pub" {
+        end -= 1;
+    }
+    // Then over the attributes, `#[…]` each, the last first.
+    while end > 0 && token(end - 1) == "]" {
+        let mut depth = 0;
+        let mut open = None;
+        for i in (0..end).rev() {
+            match token(i) {
+                "]" => depth += 1,
+                "[" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        open = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(open) = open.filter(|&open| open > 0 && token(open - 1) == "#") else {
+            return false;
+        };
+        let inside = tokens.get(open + 1..end - 1).unwrap_or_default();
+        if inside.iter().map(String::as_str).eq(["cfg", "(", "test", ")"]) {
+            return true;
+        }
+        end = open - 1;
+    }
+    false
 }
 
 /// The file modules declared `#[cfg(test)] mod name;` in `code`.
@@ -385,13 +436,7 @@ fn use_tree(tokens: &[String], prefix: &[String], out: &mut Vec<Vec<String>>) {
     let mut i = 0;
     while let Some(token) = tokens.get(i) {
         match token.as_str() {
-            "::" | "pub" => {}
-            "(" => {
-                // `pub(crate) use`
-                while tokens.get(i).is_some_and(|token| token != ")") {
-                    i += 1;
-                }
-            }
+            "::" => {}
             "{" => {
                 let inner = matching_close(tokens, i);
                 for part in split_top_level(tokens.get(i + 1..inner).unwrap_or_default()) {
@@ -499,15 +544,22 @@ fn reexports(root: &str, modules: &BTreeSet<String>) -> BTreeMap<String, String>
     names
 }
 
-/// Every crate of the workspace (`crates/*` and `xtask`) with its module graph, in order.
-pub(crate) fn workspace_graphs(root: &Path) -> Result<Vec<(String, ModuleGraph)>, String> {
+/// Every `crates/*` directory that holds a Cargo package, in order (also for the tidy tests).
+pub(crate) fn crate_dirs(root: &Path) -> Result<Vec<PathBuf>, String> {
     let crates = root.join("crates");
     let entries = std::fs::read_dir(&crates).map_err(|error| format!("cannot list {}: {error}", crates.display()))?;
     let mut dirs: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())
-        .filter(|path| path.join("Cargo.toml").is_file() && path.join("src").is_dir())
+        .filter(|path| path.join("Cargo.toml").is_file())
         .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+/// Every crate of the workspace (`crates/*` and `xtask`) with its module graph, in order.
+pub(crate) fn workspace_graphs(root: &Path) -> Result<Vec<(String, ModuleGraph)>, String> {
+    let mut dirs: Vec<PathBuf> = crate_dirs(root)?.into_iter().filter(|dir| dir.join("src").is_dir()).collect();
     dirs.push(root.join("xtask"));
     dirs.sort();
     let mut result = Vec::new();
@@ -516,4 +568,37 @@ pub(crate) fn workspace_graphs(root: &Path) -> Result<Vec<(String, ModuleGraph)>
         result.push((name, module_graph(&dir.join("src"))?));
     }
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(code: &str) -> Vec<(Vec<String>, Vec<String>)> {
+        paths_named(&strip_comments_and_strings(code))
+    }
+
+    fn path(names: &[&str]) -> Vec<String> {
+        names.iter().map(|name| (*name).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_test_module_is_left_out_whichever_of_its_attributes_says_cfg_test() {
+        let code = "#[allow(dead_code)]\n#[cfg(test)]\npub(crate) mod tests { use crate::a::X; }\n\
+                    #[cfg(test)]\n#[path = \"other.rs\"]\nmod other_tests { use crate::b::Y; }\n\
+                    mod kept { use crate::c::Z; }";
+        assert_eq!(named(code), vec![(path(&["kept"]), path(&["crate", "c", "Z"]))]);
+
+        let files = "#[cfg(test)]\n#[path = \"t.rs\"]\nmod t;\n#[allow(dead_code)]\n#[cfg(test)]\npub(super) mod u;\n\
+                     #[cfg(feature = \"x\")]\nmod v;";
+        assert_eq!(test_only_children(&strip_comments_and_strings(files)), ["t", "u"]);
+    }
+
+    #[test]
+    fn paths_inside_raw_byte_strings_and_after_an_escaped_quote_are_no_imports() {
+        let code = "const A: &[u8] = br#\"say \"crate::x\" aloud\"#;\n\
+                    const B: [char; 2] = ['\\'','\"'];\n\
+                    use crate::y;";
+        assert_eq!(named(code), vec![(Vec::new(), path(&["crate", "y"]))]);
+    }
 }

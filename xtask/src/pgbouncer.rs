@@ -3,11 +3,12 @@
 //! `cargo xtask bench --pooler`. It maps every database name to the server and lets in the one
 //! role named in the server's URL without a password (the server trusts it already).
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use clickwrap_postgres::cluster::{free_port, is_root};
 use clickwrap_postgres::database::DatabaseUrl;
 
 /// How long PgBouncer may take to listen.
@@ -41,7 +42,7 @@ impl Pgbouncer {
     pub(crate) fn start(server: &DatabaseUrl) -> Result<Self, String> {
         let program = program().ok_or_else(|| unavailable_reason().unwrap_or_default())?;
         let role = server.user().unwrap_or("postgres");
-        let port = free_port()?;
+        let port = free_port().map_err(|e| format!("no free port: {e}"))?;
         let folder = std::env::temp_dir().join(format!("clickwrap-pgbouncer-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
         let users = folder.join("userlist.txt");
@@ -125,15 +126,6 @@ impl Drop for Pgbouncer {
 /// Written readable by all: PgBouncer may run as another user.
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-fn free_port() -> Result<u16, String> {
-    let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
-    listener.local_addr().map(|address| address.port()).map_err(|e| format!("no free port: {e}"))
-}
-
-fn is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0")
 }
 
 /// The suites that reach PostgreSQL the way the server does, run once more through a PgBouncer in

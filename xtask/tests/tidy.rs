@@ -102,7 +102,7 @@ fn no_todo_or_unimplemented_in_crate_sources() {
     let mut files = Vec::new();
     let crates = crate_dirs().unwrap_or_else(|message| panic!("{message}"));
     for krate in crates {
-        rust_files(&krate.join("src"), &mut files);
+        cycles::rust_files(&krate.join("src"), &mut files).unwrap_or_else(|message| panic!("{message}"));
     }
     assert!(!files.is_empty(), "found no Rust sources under crates/*/src");
 
@@ -124,7 +124,8 @@ fn no_todo_or_unimplemented_in_crate_sources() {
 #[test]
 fn the_console_calls_no_port_around_the_use_cases() {
     let mut files = Vec::new();
-    rust_files(&workspace_root().join("crates/console/src"), &mut files);
+    cycles::rust_files(&workspace_root().join("crates/console/src"), &mut files)
+        .unwrap_or_else(|message| panic!("{message}"));
     assert!(!files.is_empty(), "found no Rust sources under crates/console/src");
     let mut offenders = Vec::new();
     for file in &files {
@@ -145,7 +146,7 @@ fn the_console_calls_no_port_around_the_use_cases() {
 fn no_build_we_start_is_silent() {
     let root = workspace_root();
     let mut files = vec![root.join(".cargo").join("config.toml")];
-    rust_files(&root.join("xtask").join("src"), &mut files);
+    cycles::rust_files(&root.join("xtask").join("src"), &mut files).unwrap_or_else(|message| panic!("{message}"));
     let mut offenders = Vec::new();
     for file in &files {
         let text =
@@ -198,30 +199,9 @@ fn uses_workspace_lints(manifest: &str) -> bool {
     false
 }
 
-/// Every `crates/*` directory that holds a Cargo package.
+/// Every `crates/*` directory that holds a Cargo package (as `cargo xtask cycles` lists them).
 fn crate_dirs() -> Result<Vec<PathBuf>, String> {
-    let crates = workspace_root().join("crates");
-    let entries = std::fs::read_dir(&crates).map_err(|error| format!("cannot list {}: {error}", crates.display()))?;
-    let mut dirs: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.join("Cargo.toml").is_file())
-        .collect();
-    dirs.sort();
-    Ok(dirs)
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for path in entries.filter_map(Result::ok).map(|entry| entry.path()) {
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            out.push(path);
-        }
-    }
+    cycles::crate_dirs(&workspace_root())
 }
 
 fn relative(path: &Path) -> &Path {

@@ -21,13 +21,14 @@ use std::time::Instant;
 use clickwrap_bundle::{
     BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, BundleCounts, BundleWriter, EventEntry, Manifest, TreeHeadJson, verify_bundle,
 };
+use clickwrap_domain::consent::models::CertificateFacts;
 use clickwrap_domain::consent::models::{Action, ClickwrapEvent, EventStatus, Presentation, PresentationMode};
 use clickwrap_domain::content::hash::ContentHash;
 use clickwrap_domain::ledger::leaf::{evidence_record, leaf_bytes};
 use clickwrap_domain::ledger::merkle::{Hash, TreeLevels, leaf_hash};
 use clickwrap_domain::ledger::models::SALT_LEN;
 use clickwrap_domain::ledger::tree_head::{LedgerKey, TreeHead};
-use clickwrap_domain::ports::{CertificateFacts, CertificateRenderer};
+use clickwrap_domain::ports::CertificateRenderer;
 use clickwrap_domain::templates::customizations::AgreementMode;
 use clickwrap_domain::templates::versioning::VersionNumber;
 use clickwrap_domain::{AppId, EndUserId, EventId, Language, TemplateId, TenantId, Timestamp};

@@ -11,6 +11,7 @@ use crate::apps::models::AppUpdate;
 use crate::audit::models::{AuditEntry, AuditPosition};
 use crate::consent::acceptance::ConsentSnapshot;
 use crate::consent::cursor::EventPosition;
+use crate::consent::models::CertificateFacts;
 use crate::consent::models::DailyCount;
 use crate::consent::models::EventDetails;
 use crate::consent::models::EventToVerify;
@@ -337,15 +338,6 @@ pub trait WebhookTargetGuard: Send + Sync + Debug {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the webhook URL is rejected: {0}")]
 pub struct WebhookTargetRejected(pub String);
-
-/// The facts a Certificate of Acceptance states.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CertificateFacts {
-    pub event: ClickwrapEvent,
-    /// The names in force at verification: the app's, and the operator's legal name if set.
-    pub app_name: String,
-    pub operator_name: Option<String>,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the certificate could not be rendered: {0}")]

@@ -21,6 +21,7 @@ use clickwrap_domain::consent::service::{
 use clickwrap_domain::content::hash::ContentHash;
 use clickwrap_domain::content::placeholders::PlaceholderValues;
 use clickwrap_domain::content::sanitize::sanitize;
+use clickwrap_domain::contract::fixtures;
 use clickwrap_domain::limits::rate::{RateLimitKey, RateLimitPolicy, RateLimitedRoute};
 use clickwrap_domain::memory::{self, ManualClock, MemoryStore};
 use clickwrap_domain::ports::{Clock, EventStore, OutboxSignal};
@@ -65,16 +66,7 @@ fn start() -> Timestamp {
 async fn world_with(settings: Settings) -> World {
     let clock = Arc::new(ManualClock::new(start()));
     let (ports, store) = memory::ports(clock.clone());
-    let service = ClickwrapService::start(
-        ports,
-        settings,
-        clickwrap_domain::keys::master::MasterKeys::new(
-            clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
-            None,
-        ),
-    )
-    .await
-    .unwrap();
+    let service = ClickwrapService::start(ports, settings, fixtures::master_keys()).await.unwrap();
     World { clock, store, service }
 }
 
@@ -237,11 +229,7 @@ async fn second_instance(w: &World) -> ClickwrapService {
         Arc::new(memory::AllowAllWebhookTargets),
         Arc::new(memory::TextCertificateRenderer),
     );
-    let master = clickwrap_domain::keys::master::MasterKeys::new(
-        clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
-        None,
-    );
-    ClickwrapService::start(ports, Settings::default(), master).await.unwrap()
+    ClickwrapService::start(ports, Settings::default(), fixtures::master_keys()).await.unwrap()
 }
 
 #[tokio::test]
@@ -888,11 +876,7 @@ async fn rate_limits_count_per_app_ip_and_route() {
 async fn rate_limits_are_decided_in_memory_and_shared_when_synced() {
     let settings = Settings { rate_limit: RateLimitPolicy::per_hour(3), ..Settings::default() };
     let w = world_with(settings).await;
-    let master = clickwrap_domain::keys::master::MasterKeys::new(
-        clickwrap_domain::keys::master::MasterKey::from_bytes([7; 32]),
-        None,
-    );
-    let other = ClickwrapService::start(w.service.ports().clone(), settings, master).await.unwrap();
+    let other = ClickwrapService::start(w.service.ports().clone(), settings, fixtures::master_keys()).await.unwrap();
     let op = w.operator("Acme", None).await;
     let key = RateLimitKey { app_id: op.app.id, client_ip: "198.51.100.1".into(), route: RateLimitedRoute::Verify };
     assert_eq!(w.service.sync_rate_limits().await.unwrap(), 0, "nothing counted, nothing to share");
@@ -1209,7 +1193,7 @@ async fn an_announced_change_is_served_at_once_by_every_instance() {
 }
 
 #[tokio::test]
-async fn saves_of_different_draft_languages_at_once_both_survive_sanitized() {
+async fn saving_one_draft_language_keeps_the_others_and_is_sanitized_and_audited() {
     use clickwrap_domain::content::sanitize::ContentRejected;
     use clickwrap_domain::templates::service::SaveDraftLanguageError;
     let w = world().await;
@@ -1276,6 +1260,9 @@ async fn a_preview_of_unsaved_content_is_sanitized_and_filled_and_stores_nothing
     use clickwrap_domain::content::sanitize::{ContentRejected, MAX_CONTENT_BYTES};
     use clickwrap_domain::templates::service::PreviewContentError;
     let w = world().await;
+    let op = w.operator("Acme", None).await;
+    w.template(&op, "<p>Terms</p>").await;
+    let stored_before = format!("{:?}", w.store);
     let mut values = PlaceholderValues::default();
     values.insert(PlaceholderName::parse("fullName").unwrap(), "Ada").unwrap();
     let shown = w.service.preview_content("<p onclick=\"x()\">Hi {{fullName}}</p>".into(), &values).await.unwrap();
@@ -1284,4 +1271,5 @@ async fn a_preview_of_unsaved_content_is_sanitized_and_filled_and_stores_nothing
         w.service.preview_content("x".repeat(MAX_CONTENT_BYTES + 1), &values).await.unwrap_err(),
         PreviewContentError::Content(ContentRejected::TooLarge { size: MAX_CONTENT_BYTES + 1 })
     );
+    assert_eq!(format!("{:?}", w.store), stored_before, "a preview writes nothing: no template, draft or audit entry");
 }

@@ -10,7 +10,8 @@
 use std::hint::black_box;
 
 use clickwrap_domain::Language;
-use clickwrap_domain::ports::{CertificateFacts, CertificateRenderer};
+use clickwrap_domain::consent::models::CertificateFacts;
+use clickwrap_domain::ports::CertificateRenderer;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// The tests' fixtures: the same event and renderer the tests check.

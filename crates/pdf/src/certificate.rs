@@ -1,8 +1,8 @@
 //! What the documents say: the Certificate of Acceptance page(s) and the agreement as shown.
 
 use clickwrap_domain::Language;
+use clickwrap_domain::consent::models::CertificateFacts;
 use clickwrap_domain::consent::models::{Action, ClickwrapEvent, PresentationMode};
-use clickwrap_domain::ports::CertificateFacts;
 use clickwrap_domain::templates::customizations::AgreementMode;
 
 use crate::html::{self, BODY_SIZE, Block, INDENT};

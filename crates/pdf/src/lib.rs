@@ -42,7 +42,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use async_trait::async_trait;
-use clickwrap_domain::ports::{CertificateFacts, CertificateRenderer, RenderError};
+use clickwrap_domain::consent::models::CertificateFacts;
+use clickwrap_domain::ports::{CertificateRenderer, RenderError};
 
 pub use fonts::{FONT_DIR_ENV, FontLibrary};
 pub use identity::{IdentityError, KeyAlgorithm, SigningIdentity, certificate_pem_from_der, certificates_from_pem};

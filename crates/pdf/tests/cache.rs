@@ -6,8 +6,9 @@
 
 mod common;
 
+use clickwrap_domain::consent::models::CertificateFacts;
 use clickwrap_domain::consent::models::ClickwrapEvent;
-use clickwrap_domain::ports::{CertificateFacts, CertificateRenderer as _};
+use clickwrap_domain::ports::CertificateRenderer as _;
 use clickwrap_domain::{EndUserId, EventId, Language};
 use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity};
 use common::*;

@@ -11,7 +11,7 @@ mod common;
 
 use std::sync::{Arc, OnceLock};
 
-use clickwrap_domain::ports::CertificateFacts;
+use clickwrap_domain::consent::models::CertificateFacts;
 use clickwrap_pdf::{FontLibrary, PdfRenderer, SigningIdentity};
 use common::pki::{OpensslTsa, Pki};
 use common::*;

@@ -284,7 +284,7 @@ fn long_agreements_flow_onto_more_pages() {
 /// The text of a certificate as pdftotext extracts it, white space removed (lines break where the
 /// layout puts them) and the signing certificate's fingerprint, which differs from run to run,
 /// replaced by a mark.
-fn extracted_certificate_text(name: &str, facts: &clickwrap_domain::ports::CertificateFacts) -> String {
+fn extracted_certificate_text(name: &str, facts: &clickwrap_domain::consent::models::CertificateFacts) -> String {
     let path = write(&format!("certificate-text-{name}.pdf"), &certificate(renderer(), facts));
     let text = squeeze(&pdftotext(&path));
     text.replace(&renderer().identity().fingerprint_hex(), "<fingerprint>")

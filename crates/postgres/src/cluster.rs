@@ -157,6 +157,11 @@ impl LocalCluster {
                 initdb.arg("--no-sync");
             }
             run(&mut initdb)?;
+            if durability == Durability::Throwaway {
+                // `initdb` sizes `max_connections` to the shared memory it finds, as low as 20 in
+                // some containers: too few for the tests' pools. 100 is PostgreSQL's own default.
+                append(&data.join("postgresql.conf"), "\nmax_connections = 100\n")?;
+            }
         }
         let password = std::fs::read_to_string(&password_file).map_err(io_error(&password_file))?.trim().to_owned();
         let mut cluster = Self { programs, folder, port: 0, password, was_running: false, opened };
@@ -304,13 +309,12 @@ fn server_account(root: bool, name: &str) -> Result<Option<Account>, ClusterErro
     if !root {
         return Ok(None);
     }
-    if !succeeds(Command::new("id").args(["-u", name])) {
-        return Err(ClusterError::NoAccount { account: name.to_owned() });
-    }
+    // `id -u` fails for an account that does not exist.
+    let uid = account_id(name, "-u").map_err(|_| ClusterError::NoAccount { account: name.to_owned() })?;
     if !succeeds(Command::new("runuser").arg("--version")) {
         return Err(ClusterError::NoRunuser { account: name.to_owned() });
     }
-    Ok(Some(Account { name: name.to_owned(), uid: account_id(name, "-u")?, gid: account_id(name, "-g")? }))
+    Ok(Some(Account { name: name.to_owned(), uid, gid: account_id(name, "-g")? }))
 }
 
 /// The directory that holds `initdb` and `pg_ctl`.
@@ -361,6 +365,12 @@ fn random_password() -> String {
     OsRandom::default().bytes32().iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
+/// Appends `text` to the file at `path`, which keeps its owner and mode.
+fn append(path: &Path, text: &str) -> Result<(), ClusterError> {
+    let mut file = std::fs::OpenOptions::new().append(true).open(path).map_err(io_error(path))?;
+    file.write_all(text.as_bytes()).map_err(io_error(path))
+}
+
 fn write_private(path: &Path, text: &str) -> Result<(), ClusterError> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true).mode(0o600);
@@ -368,12 +378,14 @@ fn write_private(path: &Path, text: &str) -> Result<(), ClusterError> {
     file.write_all(text.as_bytes()).map_err(io_error(path))
 }
 
-/// A port nothing listens on now (asked of the kernel, then released for the server to take).
-fn free_port() -> std::io::Result<u16> {
+/// A port of 127.0.0.1 nothing listens on now (asked of the kernel, then released for a server to
+/// take).
+pub fn free_port() -> std::io::Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
-fn is_root() -> bool {
+/// Whether this process runs as root (which PostgreSQL and PgBouncer refuse to run as).
+pub fn is_root() -> bool {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
 }
@@ -389,13 +401,8 @@ fn succeeds(command: &mut Command) -> bool {
 
 /// Runs a program to its end; its own words when it fails.
 fn run(command: &mut Command) -> Result<Output, ClusterError> {
-    let output = command.stdin(Stdio::null()).output();
-    finish(command, output)
-}
-
-fn finish(command: &Command, output: std::io::Result<Output>) -> Result<Output, ClusterError> {
     let program = command.get_program().to_string_lossy().into_owned();
-    let output = output.map_err(io_error(Path::new(&program)))?;
+    let output = command.stdin(Stdio::null()).output().map_err(io_error(Path::new(&program)))?;
     if output.status.success() {
         return Ok(output);
     }

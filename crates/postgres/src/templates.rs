@@ -52,8 +52,9 @@ struct TemplateChangeset {
 }
 
 impl TemplateChangeset {
-    /// Links are rows of their own (see [`write_links`]); for them only `updated_at` is set,
-    /// which also locks the template row, so that link changes of one template take turns.
+    /// The columns `update` writes, with `updated_at`. Links are rows of their own (see
+    /// [`write_links`]); for them only `updated_at` is set, which also locks the template row, so
+    /// that link changes of one template take turns.
     fn of(update: &TemplateUpdate, updated_at: Timestamp) -> Self {
         let updated_at = Some(at(updated_at));
         match update {
@@ -71,9 +72,10 @@ impl TemplateChangeset {
             TemplateUpdate::Customizations(c) => {
                 Self { customizations: Some(customizations_to_json(c)), updated_at, ..Self::default() }
             }
-            // Links and a single draft language are written by statements of their own (see
-            // `update_row`); the changeset only stamps the row.
-            TemplateUpdate::Apps(_) | TemplateUpdate::DraftLanguage(..) => Self { updated_at, ..Self::default() },
+            TemplateUpdate::Apps(_) => Self { updated_at, ..Self::default() },
+            // Not reached: `update_row` writes one draft language with a statement of its own and
+            // asks for no changeset. Were it asked, stamping the row alone would lose no edit.
+            TemplateUpdate::DraftLanguage(..) => Self { updated_at, ..Self::default() },
             TemplateUpdate::Enabled(enabled) => Self { enabled: Some(*enabled), updated_at, ..Self::default() },
         }
     }
@@ -280,7 +282,6 @@ async fn assemble(conn: &mut DbConnection, rows: Vec<TemplateRow>) -> Result<Vec
         .collect()
 }
 
-/// Makes `app_ids` the template's only links.
 /// Writes `update` to the tenant's template row; the row as it is afterwards, or none.
 async fn update_row(
     conn: &mut DbConnection,
@@ -319,6 +320,7 @@ async fn update_row(
     }
 }
 
+/// Makes `app_ids` the template's only links.
 async fn write_links(
     conn: &mut DbConnection,
     tenant: TenantId,

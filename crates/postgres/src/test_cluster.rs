@@ -24,17 +24,24 @@ impl ThrowawayCluster {
     /// why on standard error) where none can be made. On CI (`CI` set) a missing cluster is a failure.
     #[allow(clippy::print_stderr)] // the skip must be seen
     pub fn start_or_skip() -> Option<Self> {
-        if let Some(reason) = Self::unavailable_reason() {
-            assert!(std::env::var_os("CI").is_none(), "CI must run the fault tests: {reason}");
-            eprintln!("*** SKIPPED: no throwaway PostgreSQL cluster can be made: {reason} ***");
-            return None;
-        }
-        Some(Self::start().unwrap_or_else(|e| panic!("cannot start a throwaway PostgreSQL cluster: {e}")))
+        let programs = match ServerPrograms::find() {
+            Ok(programs) => programs,
+            Err(reason) => {
+                assert!(std::env::var_os("CI").is_none(), "CI must run the fault tests: {reason}");
+                eprintln!("*** SKIPPED: no throwaway PostgreSQL cluster can be made: {reason} ***");
+                return None;
+            }
+        };
+        Some(Self::start_with(programs).unwrap_or_else(|e| panic!("cannot start a throwaway PostgreSQL cluster: {e}")))
     }
 
-    /// Makes a cluster and starts it.
+    /// Finds the server programs, makes a cluster and starts it.
     pub fn start() -> Result<Self, String> {
-        let programs = ServerPrograms::find().map_err(|e| e.to_string())?;
+        Self::start_with(ServerPrograms::find().map_err(|e| e.to_string())?)
+    }
+
+    /// Makes a cluster with `programs` and starts it.
+    pub fn start_with(programs: ServerPrograms) -> Result<Self, String> {
         let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
         let folder = std::env::temp_dir().join(format!("clickwrap-pg-{}-{nanos}", std::process::id()));
         match LocalCluster::start(programs, folder.clone(), Durability::Throwaway) {

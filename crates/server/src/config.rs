@@ -530,8 +530,8 @@ mod tests {
             .filter_map(|row| row.split_once("` | "))
             .map(|(name, rest)| (name, rest.split(" | ").next().unwrap_or_default()))
             .collect();
-        // Read by the fonts library, not by this configuration.
-        let elsewhere = ["CLICKWRAP_FONT_DIR"];
+        // Read by the fonts library and by the PostgreSQL cluster starter, not by this configuration.
+        let elsewhere = ["CLICKWRAP_FONT_DIR", "CLICKWRAP_PG_BIN_DIR"];
         let mut documented: Vec<&str> = rows.keys().copied().filter(|name| !elsewhere.contains(name)).collect();
         let mut read: Vec<&str> = SETTINGS.iter().map(|setting| setting.name).collect();
         documented.sort_unstable();

@@ -8,9 +8,8 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use clickwrap_domain::ports::{
-    CertificateFacts, CertificateRenderer, CpuPool, CpuPoolStopped, RenderError, run_on_cpu_pool,
-};
+use clickwrap_domain::consent::models::CertificateFacts;
+use clickwrap_domain::ports::{CertificateRenderer, CpuPool, CpuPoolStopped, RenderError, run_on_cpu_pool};
 use clickwrap_pdf::PdfRenderer;
 use tokio::sync::Semaphore;
 

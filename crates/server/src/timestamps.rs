@@ -237,14 +237,18 @@ mod tests {
         drop(silent);
     }
 
-    fn facts() -> clickwrap_domain::ports::CertificateFacts {
+    fn facts() -> clickwrap_domain::consent::models::CertificateFacts {
         use clickwrap_domain::contract::fixtures;
         let tenant = fixtures::tenant();
         let app = fixtures::app(tenant.id);
         let mut template = fixtures::template(tenant.id, &[app.id]);
         template.versions.push(fixtures::version(1, 0, fixtures::base_time()));
         let event = fixtures::event(&app, &template).build();
-        clickwrap_domain::ports::CertificateFacts { event, app_name: "Acme Shop".to_owned(), operator_name: None }
+        clickwrap_domain::consent::models::CertificateFacts {
+            event,
+            app_name: "Acme Shop".to_owned(),
+            operator_name: None,
+        }
     }
 
     fn renderer(identity: clickwrap_pdf::SigningIdentity, tsa: HttpTimestampAuthority) -> PdfRenderer {

@@ -245,7 +245,7 @@ async fn flow(
     let app = &installation.app;
     let action =
         data::acceptance(&app.app_id, &installation.template_id, &data::version(shown)?, &end_user, &placeholders);
-    accept(browser, backend, (&app.app_id, &app.app_key), &action, &headers).await
+    accept(browser, backend, app, &action, &headers).await
 }
 
 #[derive(QueryableByName)]

@@ -129,7 +129,7 @@ impl Worker {
         let signature = recorded.json()?.get("serviceSignature").and_then(Value::as_str).map(str::to_owned);
         let signature = signature.ok_or("POST /clickwrap answered no serviceSignature")?;
 
-        let credentials = [("x-app-id", installation.app_id.as_str()), ("x-app-key", installation.app_key.as_str())];
+        let credentials = installation.app.credentials();
         let body = json!({"serviceSignature": signature});
         let (verified, retried) =
             self.send_until_answered(Side::Backend, &format!("{PUBLIC}/clickwrap/verify"), &credentials, &body).await?;

@@ -23,7 +23,6 @@ use clickwrap_postgres::test_cluster::{StopMode, ThrowawayCluster};
 use diesel::QueryableByName;
 use diesel::sql_types::{Bool, Text};
 use hyper::Method;
-use serde_json::Value;
 
 use self::load::{Load, Tally};
 use crate::bench::service::client::Connection;
@@ -31,8 +30,6 @@ use crate::bench::service::data::{self, Installation, PUBLIC};
 use crate::bench::service::receiver::{Arrivals, Receiver};
 use crate::bench::service::server::{self, Server};
 
-/// A fixed master key for the throwaway database (a real one is 32 random bytes).
-const CHAOS_MASTER_KEY: &str = "Y2hhb3MtbWFzdGVyLWtleS1mb3ItYS10aHJvd2F3YXk=";
 const WORKERS: u32 = 4;
 const TEMPLATES: u32 = 2;
 const SERVER_KILLS: u32 = 3;
@@ -73,23 +70,13 @@ async fn chaos(binary: &Path, out: &Path) -> Result<(), String> {
     println!("    starting a throwaway PostgreSQL cluster");
     let cluster = Arc::new(ThrowawayCluster::start()?);
     let database = cluster.url().with_database("clickwrap");
-    let db_env = vec![("DATABASE_URL", database.expose()), ("CLICKWRAP_MASTER_KEY", CHAOS_MASTER_KEY.to_owned())];
-    let tenant = server::run_once(binary, &["tenant", "create", "--name", "Chaos tenant"], &db_env)?;
-    let tenant: Value = serde_json::from_str(&tenant).map_err(|e| format!("tenant create printed no JSON: {e}"))?;
-    let operator_token = tenant.get("operatorToken").and_then(Value::as_str).ok_or("no operatorToken")?.to_owned();
+    let operator_token = server::fresh_tenant(binary, &database, "Chaos tenant").await?;
 
     let ca_file = out.join("webhook-receiver-ca.pem");
     let receiver = Receiver::start(&ca_file).await?;
     let address = server::free_address()?;
-    let mut env = db_env;
-    env.extend([
-        ("CLICKWRAP_TRUSTED_PROXIES", "127.0.0.1/32".to_owned()),
-        ("CLICKWRAP_RATE_LIMIT_PER_HOUR", "1000000000".to_owned()),
-        ("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8".to_owned()),
-        ("CLICKWRAP_WEBHOOK_CA_FILE", ca_file.display().to_string()),
-        ("CLICKWRAP_WEBHOOK_RETRY_DELAYS", "1,2,4".to_owned()),
-        ("CLICKWRAP_LOG", "warn".to_owned()),
-    ]);
+    let mut env = server::bench_env(database.expose(), &ca_file);
+    env.push(("CLICKWRAP_WEBHOOK_RETRY_DELAYS", "1,2,4".to_owned()));
     let log = |n: u32| out.join(format!("server-{n}.log"));
     let mut server = Server::start(binary, address, &env, &log(0)).await?;
     let mut setup = Connection::open(address).await?;
@@ -203,7 +190,7 @@ async fn wait_for_webhooks(
     tally: &Tally,
     deadline: Instant,
 ) -> Arrivals {
-    let secret = &installation.webhook_secret;
+    let secret = &installation.app.webhook_secret;
     while receiver.missing(secret, tally.verified.iter()) > 0 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -242,7 +229,7 @@ async fn certificates_served(
 ) -> Result<(usize, usize), String> {
     let step = (tally.verified.len() / 10).max(1);
     let sample: Vec<&String> = tally.verified.iter().step_by(step).take(10).collect();
-    let credentials = [("x-app-id", installation.app_id.as_str()), ("x-app-key", installation.app_key.as_str())];
+    let credentials = installation.app.credentials();
     let mut connection = Connection::open(address).await?;
     let mut served = 0;
     for id in &sample {

@@ -235,3 +235,12 @@ pub struct ShownVersion {
     pub customizations: Customizations,
     pub texts: DialogTexts,
 }
+
+/// The facts a Certificate of Acceptance states.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CertificateFacts {
+    pub event: ClickwrapEvent,
+    /// The names in force at verification: the app's, and the operator's legal name if set.
+    pub app_name: String,
+    pub operator_name: Option<String>,
+}

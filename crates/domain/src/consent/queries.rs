@@ -270,7 +270,8 @@ impl ClickwrapService {
                 .map(|app| app.name.as_str().to_owned())
                 .ok_or(AgreementError::NotFound)?,
         };
-        let facts = crate::ports::CertificateFacts { event, app_name, operator_name: certificate.operator_name };
+        let facts =
+            crate::consent::models::CertificateFacts { event, app_name, operator_name: certificate.operator_name };
         let renderer = self.ports.certificates.clone();
         let (facts, pdf) = crate::ports::run_on_cpu_pool(&*self.ports.cpu, move || {
             let pdf = renderer.render_agreement(&facts);

@@ -5,9 +5,9 @@ use async_trait::async_trait;
 use time::Duration;
 
 use crate::Timestamp;
+use crate::consent::models::CertificateFacts;
 use crate::ports::{
-    CertificateFacts, CertificateRenderer, Clock, IdGenerator, Random, RenderError, WebhookTargetGuard,
-    WebhookTargetRejected,
+    CertificateRenderer, Clock, IdGenerator, Random, RenderError, WebhookTargetGuard, WebhookTargetRejected,
 };
 use crate::webhooks::url::WebhookUrl;
 

@@ -157,8 +157,9 @@ pub struct TemplateChanges {
     pub always_require_acceptance: Option<bool>,
 }
 
-/// One change to a stored template; like [`AppUpdate`], only the fields it names are written.
-/// Published versions are never changed (they are added by [`TemplateStore::insert_version`]).
+/// One change to a stored template; like [`AppUpdate`](crate::apps::models::AppUpdate), only the
+/// fields it names are written. Published versions are never changed (they are added by
+/// [`TemplateStore::insert_version`](crate::ports::TemplateStore::insert_version)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TemplateUpdate {
     Settings(TemplateChanges),

@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 use super::customizations::Customizations;
 use super::models::{DialogPreview, LocalizedContent, NoVersionToEnable, PublishError, Template, TemplateVersion};
 use super::versioning::{VersionKind, VersionNumber};
-use crate::audit::models::{AuditAction, AuditEntry};
+use crate::audit::models::AuditAction;
 use crate::content::placeholders::{PlaceholderValues, render};
-use crate::content::sanitize::{ContentRejected, sanitize};
+use crate::content::sanitize::{ContentRejected, SanitizedHtml, sanitize};
 use crate::name::Name;
 use crate::ports::{CpuPoolStopped, InsertVersionError, StorageError, run_on_cpu_pool};
 use crate::service::ClickwrapService;
@@ -114,6 +114,27 @@ pub enum EnableTemplateError {
     Storage(#[from] StorageError),
 }
 
+/// The errors of the use cases that write one change to a template: each has its "no such template".
+trait TemplateNotFound: From<StorageError> {
+    const NOT_FOUND: Self;
+}
+
+impl TemplateNotFound for TemplateError {
+    const NOT_FOUND: Self = TemplateError::NotFound;
+}
+
+impl TemplateNotFound for SaveDraftLanguageError {
+    const NOT_FOUND: Self = SaveDraftLanguageError::NotFound;
+}
+
+impl TemplateNotFound for EnableTemplateError {
+    const NOT_FOUND: Self = EnableTemplateError::NotFound;
+}
+
+impl TemplateNotFound for SetTemplateAppsError {
+    const NOT_FOUND: Self = SetTemplateAppsError::NotFound;
+}
+
 impl ClickwrapService {
     /// A new template: a draft, disabled, with no version yet.
     pub async fn create_template(&self, admin: &Admin, new: NewTemplate) -> Result<Template, CreateTemplateError> {
@@ -183,8 +204,7 @@ impl ClickwrapService {
         id: TemplateId,
         changes: TemplateChanges,
     ) -> Result<Template, TemplateError> {
-        let audit = self.audit_entry(admin, AuditAction::TemplateUpdated, id);
-        self.change_template(admin, id, TemplateUpdate::Settings(changes), audit).await
+        self.change_template(admin, id, AuditAction::TemplateUpdated, TemplateUpdate::Settings(changes)).await
     }
 
     /// Replaces the draft. Published versions are untouched.
@@ -194,8 +214,7 @@ impl ClickwrapService {
         id: TemplateId,
         content: LocalizedContent,
     ) -> Result<Template, TemplateError> {
-        let audit = self.audit_entry(admin, AuditAction::TemplateDraftSaved, id);
-        self.change_template(admin, id, TemplateUpdate::Draft(content), audit).await
+        self.change_template(admin, id, AuditAction::TemplateDraftSaved, TemplateUpdate::Draft(content)).await
     }
 
     /// Unsaved content as the SDK would show it: sanitized on the CPU pool, then filled with
@@ -205,8 +224,7 @@ impl ClickwrapService {
         raw: String,
         values: &PlaceholderValues,
     ) -> Result<String, PreviewContentError> {
-        let clean = run_on_cpu_pool(&*self.ports().cpu, move || sanitize(&raw)).await??;
-        Ok(render(&clean, values))
+        self.sanitize_on_pool(raw).await.map(|clean| render(&clean, values))
     }
 
     /// Sets the draft's content in one language, sanitized on the CPU pool (`None` removes the
@@ -220,13 +238,11 @@ impl ClickwrapService {
         raw: Option<String>,
     ) -> Result<Template, SaveDraftLanguageError> {
         let content = match raw {
-            Some(raw) => Some(run_on_cpu_pool(&*self.ports.cpu, move || sanitize(&raw)).await??),
+            Some(raw) => Some(self.sanitize_on_pool::<SaveDraftLanguageError>(raw).await?),
             None => None,
         };
-        let audit = self.audit_entry(admin, AuditAction::TemplateDraftSaved, id);
         let update = TemplateUpdate::DraftLanguage(language, content);
-        let stored = self.ports.templates.update_template(admin.tenant_id(), id, &update, self.now(), &audit).await?;
-        stored.ok_or(SaveDraftLanguageError::NotFound)
+        self.change_template(admin, id, AuditAction::TemplateDraftSaved, update).await
     }
 
     pub async fn set_customizations(
@@ -235,8 +251,8 @@ impl ClickwrapService {
         id: TemplateId,
         customizations: Customizations,
     ) -> Result<Template, TemplateError> {
-        let audit = self.audit_entry(admin, AuditAction::TemplateCustomizationsSet, id);
-        self.change_template(admin, id, TemplateUpdate::Customizations(customizations), audit).await
+        let update = TemplateUpdate::Customizations(customizations);
+        self.change_template(admin, id, AuditAction::TemplateCustomizationsSet, update).await
     }
 
     /// Links the template to these apps only; an empty set makes it available to every app.
@@ -249,8 +265,7 @@ impl ClickwrapService {
         if let Some(app) = self.first_app_not_of_tenant(admin.tenant_id(), &app_ids).await? {
             return Err(SetTemplateAppsError::UnknownApp(app));
         }
-        let audit = self.audit_entry(admin, AuditAction::TemplateAppsSet, id);
-        Ok(self.change_template(admin, id, TemplateUpdate::Apps(app_ids), audit).await?)
+        self.change_template(admin, id, AuditAction::TemplateAppsSet, TemplateUpdate::Apps(app_ids)).await
     }
 
     /// Publishes the draft as the next version; its content is locked from then on.
@@ -283,27 +298,33 @@ impl ClickwrapService {
         let template = self.ports.templates.find_template(tenant, id).await?.ok_or(EnableTemplateError::NotFound)?;
         // Versions are never removed, so one that exists now still exists when the flag is written.
         template.check_can_enable()?;
-        let audit = self.audit_entry(admin, AuditAction::TemplateEnabled, id);
-        let enable = TemplateUpdate::Enabled(true);
-        let stored = self.ports.templates.update_template(tenant, id, &enable, self.now(), &audit).await?;
-        stored.ok_or(EnableTemplateError::NotFound)
+        self.change_template(admin, id, AuditAction::TemplateEnabled, TemplateUpdate::Enabled(true)).await
     }
 
     pub async fn disable_template(&self, admin: &Admin, id: TemplateId) -> Result<Template, TemplateError> {
-        let audit = self.audit_entry(admin, AuditAction::TemplateDisabled, id);
-        self.change_template(admin, id, TemplateUpdate::Enabled(false), audit).await
+        self.change_template(admin, id, AuditAction::TemplateDisabled, TemplateUpdate::Enabled(false)).await
     }
 
-    /// Writes one change (only that one: see [`TemplateUpdate`]).
-    async fn change_template(
+    /// Writes one change (only that one: see [`TemplateUpdate`]), audited as `action`.
+    async fn change_template<E: TemplateNotFound>(
         &self,
         admin: &Admin,
         id: TemplateId,
+        action: AuditAction,
         update: TemplateUpdate,
-        audit: AuditEntry,
-    ) -> Result<Template, TemplateError> {
+    ) -> Result<Template, E> {
+        let audit = self.audit_entry(admin, action, id);
         let stored = self.ports.templates.update_template(admin.tenant_id(), id, &update, self.now(), &audit).await?;
-        stored.ok_or(TemplateError::NotFound)
+        stored.ok_or(E::NOT_FOUND)
+    }
+
+    /// `raw` sanitized on the CPU pool: sanitizing a large text takes long enough to hold up the
+    /// requests sharing this thread.
+    async fn sanitize_on_pool<E>(&self, raw: String) -> Result<SanitizedHtml, E>
+    where
+        E: From<ContentRejected> + From<CpuPoolStopped>,
+    {
+        Ok(run_on_cpu_pool(&*self.ports.cpu, move || sanitize(&raw)).await??)
     }
 
     /// The first of `app_ids` that is not one of the tenant's apps, if any.

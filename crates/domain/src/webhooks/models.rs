@@ -119,7 +119,9 @@ pub struct DeliveryAttempt {
     /// The exact body sent.
     pub request_body: String,
     pub response_status: Option<u16>,
-    /// The start of the response body, at most [`RESPONSE_EXCERPT_MAX_BYTES`] (see [`response_excerpt`]).
+    /// The start of the response body, at most
+    /// [`RESPONSE_EXCERPT_MAX_BYTES`](crate::webhooks::dispatch::RESPONSE_EXCERPT_MAX_BYTES) bytes (see
+    /// [`response_excerpt`](crate::webhooks::dispatch::response_excerpt)).
     pub response_excerpt: Option<String>,
     /// `None` when delivered.
     pub error: Option<AttemptError>,

@@ -72,7 +72,8 @@ async fn commit_within_quota(conn: &mut DbConnection, record: &VerificationRecor
         if !quota_allows(conn, record).await? {
             return Err(CommitFailure::QuotaExceeded);
         }
-        // The three writes are sent at once (pipelined); PostgreSQL still runs them in order.
+        // The four writes (the certificate, if any, the webhook delivery, the usage count and the
+        // ledger leaf) are sent at once (pipelined); PostgreSQL still runs them in order.
         let mut shared: &DbConnection = conn;
         let certificate = certificate
             .as_ref()

@@ -40,9 +40,7 @@ pub(crate) struct Template {
 /// The app and templates the load runs against.
 #[derive(Debug, Clone)]
 pub(crate) struct Installation {
-    pub(crate) app_id: String,
-    pub(crate) app_key: String,
-    pub(crate) webhook_secret: String,
+    pub(crate) app: App,
     pub(crate) templates: Vec<Template>,
 }
 
@@ -53,7 +51,7 @@ impl Installation {
         let count = self.templates.len().max(1) as u64;
         let template =
             self.templates.get(usize::try_from(n % count).unwrap_or(0)).ok_or("the installation has no templates")?;
-        let action = acceptance(&self.app_id, &template.id, &template.current, end_user_id, &Value::Null);
+        let action = acceptance(&self.app.app_id, &template.id, &template.current, end_user_id, &Value::Null);
         let ip = format!("10.{}.{}.{}", 200 + n / 65_536 % 50, n / 256 % 256, n % 256);
         Ok((action, ip))
     }
@@ -93,6 +91,13 @@ pub(crate) struct App {
     pub(crate) app_id: String,
     pub(crate) app_key: String,
     pub(crate) webhook_secret: String,
+}
+
+impl App {
+    /// The headers that authenticate the app's backend.
+    pub(crate) fn credentials(&self) -> [(&'static str, &str); 2] {
+        [("x-app-id", &self.app_id), ("x-app-key", &self.app_key)]
+    }
 }
 
 /// Sends an operator API request and expects `status`: its JSON answer.
@@ -175,8 +180,8 @@ pub(crate) async fn install(
     webhook_url: &str,
     templates: u32,
 ) -> Result<Installation, String> {
-    let App { app_id, app_key, webhook_secret } =
-        create_app(connection, operator_token, "Bench app", webhook_url).await?;
+    let app = create_app(connection, operator_token, "Bench app", webhook_url).await?;
+    let app_id = &app.app_id;
 
     let now = OffsetDateTime::now_utc();
     let days_ago = |days: i64| (now - time::Duration::days(days)).format(&Rfc3339).unwrap_or_default();
@@ -209,7 +214,7 @@ pub(crate) async fn install(
         }
         made.push(Template { id, name, current, older });
     }
-    Ok(Installation { app_id, app_key, webhook_secret, templates: made })
+    Ok(Installation { app, templates: made })
 }
 
 /// A version as the check (or the content route) answered it.
@@ -278,7 +283,7 @@ pub(crate) async fn fill(
     }
     let templates = installation.templates.len();
     let pairs = end_users.saturating_mul(templates as u64);
-    let app = &installation.app_id;
+    let app = &installation.app.app_id;
     let setup = format!(
         "
 SET synchronous_commit = off;
@@ -353,7 +358,7 @@ pub(crate) async fn check_rule(
         let Some(template) = installation.templates.get(usize::try_from(k).unwrap_or(0)) else { continue };
         let path = format!(
             "{PUBLIC}/clickwrap?appId={}&clickwrapTemplateId={}&endUserId={}",
-            installation.app_id,
+            installation.app.app_id,
             template.id,
             end_user(u)
         );

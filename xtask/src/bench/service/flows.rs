@@ -13,7 +13,7 @@ use hyper::Method;
 use serde_json::{Value, json};
 
 use super::client::Connection;
-use super::data::{Installation, PUBLIC};
+use super::data::{App, Installation, PUBLIC};
 
 /// What one run of flows did.
 #[derive(Debug, Default)]
@@ -141,7 +141,7 @@ impl Worker {
         let installation = &self.installation;
         let (action, ip) = installation.acceptance(n, &format!("bench-{}-{n}", self.run))?;
         let headers = [("x-forwarded-for", ip.as_str()), ("user-agent", "Mozilla/5.0 (bench)")];
-        accept(browser, backend, (&installation.app_id, &installation.app_key), &action, &headers).await
+        accept(browser, backend, &installation.app, &action, &headers).await
     }
 }
 
@@ -150,7 +150,7 @@ impl Worker {
 pub(crate) async fn accept(
     browser: &mut Connection,
     backend: &mut Connection,
-    (app_id, app_key): (&str, &str),
+    app: &App,
     action: &Value,
     headers: &[(&str, &str)],
 ) -> Result<String, String> {
@@ -159,17 +159,12 @@ pub(crate) async fn accept(
         .await?
         .expect(201, "POST /clickwrap")?;
     let signature = recorded.get("serviceSignature").and_then(|v| v.as_str()).ok_or("no serviceSignature")?;
-    verify(backend, app_id, app_key, signature).await
+    verify(backend, app, signature).await
 }
 
 /// The backend's verification of a Signature with the app's credentials: the verified event's id.
-pub(crate) async fn verify(
-    backend: &mut Connection,
-    app_id: &str,
-    app_key: &str,
-    signature: &str,
-) -> Result<String, String> {
-    let credentials = [("x-app-id", app_id), ("x-app-key", app_key)];
+pub(crate) async fn verify(backend: &mut Connection, app: &App, signature: &str) -> Result<String, String> {
+    let credentials = app.credentials();
     let verified = backend
         .send(
             Method::POST,

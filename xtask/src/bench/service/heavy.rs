@@ -140,7 +140,7 @@ pub(crate) async fn measure(
             {
                 let path = format!(
                     "{PUBLIC}/clickwrap?appId={}&clickwrapTemplateId={}&endUserId={}",
-                    installation.app_id,
+                    installation.app.app_id,
                     template.id,
                     query_value(end_user)
                 );
@@ -154,7 +154,7 @@ pub(crate) async fn measure(
                 }
             }
         }
-        let credentials = [("x-app-id", installation.app_id.as_str()), ("x-app-key", installation.app_key.as_str())];
+        let credentials = installation.app.credentials();
         for (end_user, latencies) in [(HEAVY_END_USER, &mut this.status_heavy), (NEW_END_USER, &mut this.status_new)] {
             let path = format!("{PUBLIC}/clickwraps/{}/status", query_value(end_user));
             let started = Instant::now();

@@ -393,7 +393,7 @@ function request()
   return wrk.format("GET", path, {{ ["X-Forwarded-For"] = ip }})
 end
 {DONE}"#,
-        app = lua_string(&installation.app_id),
+        app = lua_string(&installation.app.app_id),
         templates = templates.join(", "),
     )
 }
@@ -408,8 +408,8 @@ fn fixed_script(installation: &Installation, path: &str) -> String {
          wrk.headers[\"X-APP-KEY\"] = {key}\n\
          {DONE}",
         path = lua_string(path),
-        app = lua_string(&installation.app_id),
-        key = lua_string(&installation.app_key),
+        app = lua_string(&installation.app.app_id),
+        key = lua_string(&installation.app.app_key),
     )
 }
 
@@ -441,7 +441,7 @@ async fn list_pages(
     installation: &Installation,
 ) -> Result<(Load, Load, u64), String> {
     let mut connection = Connection::open(address).await?;
-    let credentials = [("x-app-id", installation.app_id.as_str()), ("x-app-key", installation.app_key.as_str())];
+    let credentials = installation.app.credentials();
     let target = bench.sizes.depth;
     let mut depth = 0_u64;
     let mut cursor: Option<String> = None;
@@ -491,7 +491,7 @@ async fn wait_for_deliveries(
     within: Duration,
 ) -> receiver::Arrivals {
     let deadline = Instant::now() + within;
-    let secret = &installation.webhook_secret;
+    let secret = &installation.app.webhook_secret;
     while receiver.missing(secret, run.verified.iter().map(|(id, _)| id)) > 0 && Instant::now() <= deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

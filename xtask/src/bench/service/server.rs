@@ -37,7 +37,8 @@ pub(crate) fn build(root: &Path, release: bool) -> Result<PathBuf, String> {
     Ok(target.join(profile).join("clickwrap-server"))
 }
 
-/// A fixed master key for the benchmarks' throwaway databases (a real one is 32 random bytes).
+/// A fixed master key for the throwaway databases of the benchmarks and of the fault run (a real one
+/// is 32 random bytes).
 const BENCH_MASTER_KEY: &str = "YmVuY2gtbWFzdGVyLWtleS1mb3Itc2NyYXRjaC1kYiE=";
 
 /// Makes `database` afresh, migrates it and creates a tenant named `tenant`, with the binary's own
@@ -56,9 +57,10 @@ pub(crate) async fn fresh_tenant(binary: &Path, database: &DatabaseUrl, tenant: 
         .ok_or_else(|| "tenant create printed no operatorToken".to_owned())
 }
 
-/// The settings of a benchmarked server on `database_url`: the local client addresses trusted as
-/// proxies, rate limits out of the way (the operator's backend verifies every consent from one
-/// address: far beyond 1,000 an hour), webhooks allowed to the local receiver whose CA is `ca_file`.
+/// The settings of a benchmarked (or fault-tested) server on `database_url`: the local client
+/// addresses trusted as proxies, rate limits out of the way (the operator's backend verifies every
+/// consent from one address: far beyond 1,000 an hour), webhooks allowed to the local receiver whose
+/// CA is `ca_file`.
 pub(crate) fn bench_env(database_url: String, ca_file: &Path) -> Vec<(&'static str, String)> {
     vec![
         ("DATABASE_URL", database_url),
