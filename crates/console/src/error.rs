@@ -1,9 +1,9 @@
 //! What a console request can fail with, and what each failure answers: the sign-in page's
 //! redirect for a missing session, else an error page with its status. Storage, sign-in and role
 //! errors become one of these here; each use case's own error is mapped once, next to the routes
-//! that call it (`pages/templates.rs`, `pages/apps.rs`, `pages/evidence.rs`). A form's value
-//! refused (`Invalid`) or a conflict goes back to the form as a notice (`pages::back_on_invalid`)
-//! rather than to the error page.
+//! that call it (`pages/templates.rs`, `pages/apps.rs`, `pages/evidence.rs`, `pages/operators.rs`).
+//! A form's value refused (`Invalid`) or a conflict goes back to the form as a notice
+//! (`pages::back_on_invalid`) rather than to the error page.
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};

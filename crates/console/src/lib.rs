@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
 use clickwrap_domain::TenantId;
-use clickwrap_domain::consent::models::EventFilter;
+use clickwrap_domain::consent::models::{EventFilter, ExportFormat};
 use clickwrap_domain::service::ClickwrapService;
 use clickwrap_domain::templates::models::DialogPreview;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
@@ -37,14 +37,6 @@ use clickwrap_domain::webhooks::cidr::AllowCidrs;
 /// hands in the operator API's own, so both give the same file.
 pub type ExportEvents =
     Arc<dyn Fn(&ClickwrapService, TenantId, EventFilter, ExportFormat) -> HttpResponse + Send + Sync>;
-
-/// The events export's file formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExportFormat {
-    /// One JSON object per line.
-    Ndjson,
-    Csv,
-}
 
 /// Writes the dialog preview's JSON, with the member names of `GET /clickwrap`'s answer. The
 /// server hands in the HTTP crate's, the one place those names are written.

@@ -8,7 +8,7 @@ use actix_web::web::Bytes;
 use clickwrap_domain::TenantId;
 use clickwrap_domain::consent::cursor::EventPosition;
 use clickwrap_domain::consent::models::EventDetails;
-use clickwrap_domain::consent::models::EventFilter;
+use clickwrap_domain::consent::models::{EventFilter, ExportFormat};
 use clickwrap_domain::service::ClickwrapService;
 use serde_json::Value;
 
@@ -20,36 +20,11 @@ use crate::wire;
 /// Events fetched per query while streaming.
 const BATCH: usize = 500;
 
-/// The export formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExportFormat {
-    /// One JSON object per line, each exactly the event's details answer.
-    Ndjson,
-    /// A header row, then one row per event; nested values as JSON text.
-    Csv,
-}
-
-impl ExportFormat {
-    fn parse(text: &str) -> Option<Self> {
-        match text {
-            "ndjson" => Some(Self::Ndjson),
-            "csv" => Some(Self::Csv),
-            _ => None,
-        }
-    }
-
-    fn content_type(self) -> &'static str {
-        match self {
-            Self::Ndjson => "application/x-ndjson; charset=utf-8",
-            Self::Csv => "text/csv; charset=utf-8",
-        }
-    }
-
-    fn extension(self) -> &'static str {
-        match self {
-            Self::Ndjson => "ndjson",
-            Self::Csv => "csv",
-        }
+/// The `Content-Type` of an export in `format`.
+fn content_type(format: ExportFormat) -> &'static str {
+    match format {
+        ExportFormat::Ndjson => "application/x-ndjson; charset=utf-8",
+        ExportFormat::Csv => "text/csv; charset=utf-8",
     }
 }
 
@@ -102,11 +77,11 @@ pub fn export_response(
     }
     let stream = batches(service.clone(), tenant, filter, format);
     Ok(HttpResponse::Ok()
-        .content_type(format.content_type())
+        .content_type(content_type(format))
         .insert_header((header::CACHE_CONTROL, "private, no-store"))
         .insert_header((
             header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"clickwrap-events.{}\"", format.extension()),
+            format!("attachment; filename=\"clickwrap-events.{}\"", format.as_str()),
         ))
         .streaming(stream))
 }

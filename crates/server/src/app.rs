@@ -22,7 +22,7 @@ use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_http::client_ip::TrustedProxies;
-use clickwrap_http::export::{ExportFormat, export_response};
+use clickwrap_http::export::export_response;
 use clickwrap_http::openapi::{DocumentedParameters, OpenApiError};
 use clickwrap_http::problem::ApiError;
 use clickwrap_http::{ApiState, api};
@@ -296,13 +296,9 @@ pub(crate) async fn serve(
         service: service.clone(),
         webhook_allow: webhook_allow(&config),
         secure_cookies: config.public_url.starts_with("https://"),
-        // The console's export is the operator API's, so both give the same file.
         dialog_preview_json: clickwrap_http::dialog_preview_json,
+        // The console's export is the operator API's, so both give the same file.
         export: Arc::new(|service, tenant, filter, format| {
-            let format = match format {
-                clickwrap_console::ExportFormat::Ndjson => ExportFormat::Ndjson,
-                clickwrap_console::ExportFormat::Csv => ExportFormat::Csv,
-            };
             export_response(service, tenant, filter, format)
                 .unwrap_or_else(|error| actix_web::ResponseError::error_response(&error))
         }),

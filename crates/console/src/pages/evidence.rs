@@ -5,17 +5,17 @@ use actix_web::http::header;
 use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use clickwrap_domain::consent::cursor::PageLimit;
-use clickwrap_domain::consent::models::{Action, EventFilter};
+use clickwrap_domain::consent::models::{Action, EventFilter, ExportFormat};
 use clickwrap_domain::consent::queries::{AgreementError, CertificateError, EventLookupError, ListEventsError};
 use clickwrap_domain::{EndUserId, EventId, TemplateId};
 
 use super::{PageResult, chrome, page};
+use crate::ConsoleState;
 use crate::error::ConsoleError;
 use crate::form::{Form, utc_datetime};
 use crate::session::{SignedIn, redirect_with};
 use crate::views::events::EventFilters;
 use crate::views::{self, Section};
-use crate::{ConsoleState, ExportFormat};
 
 impl From<EventLookupError> for ConsoleError {
     fn from(error: EventLookupError) -> Self {
@@ -154,10 +154,10 @@ pub(super) async fn export(state: Data<ConsoleState>, session: SignedIn, request
         Err(ConsoleError::Invalid(message)) => return Ok(redirect_with("/console/events", false, &message)),
         Err(e) => return Err(e),
     };
-    let format = match query.optional("format") {
-        None | Some("ndjson") => ExportFormat::Ndjson,
-        Some("csv") => ExportFormat::Csv,
-        Some(_) => return Ok(redirect_with("/console/events", false, "Export: choose NDJSON or CSV.")),
+    let format = match query.optional("format").map(ExportFormat::parse) {
+        None => ExportFormat::Ndjson,
+        Some(Some(format)) => format,
+        Some(None) => return Ok(redirect_with("/console/events", false, "Export: choose NDJSON or CSV.")),
     };
     Ok((state.export)(&state.service, session.tenant_id(), filter, format))
 }

@@ -178,9 +178,8 @@ pub(super) async fn tokens(state: Data<ConsoleState>, session: SignedIn) -> Page
 /// `POST /console/tokens` (`name`, `role`): the new token's secret, shown this once.
 pub(super) async fn create_token(state: Data<ConsoleState>, request: HttpRequest, body: Bytes) -> PageResult {
     let (session, admin, form) = admin_change(&request, &body).await?;
-    let role = match form.text("role") {
-        "VIEWER" => OperatorRole::Viewer,
-        _ => OperatorRole::Admin,
+    let Some(role) = OperatorRole::parse(form.text("role")) else {
+        return Ok(redirect_with("/console/tokens", false, "Role: choose ADMIN or VIEWER."));
     };
     let (info, token) = match state.service.create_operator_token(&admin, form.text("name"), role).await {
         Ok(created) => created,

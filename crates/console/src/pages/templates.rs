@@ -257,11 +257,8 @@ pub(super) async fn publish(
     let (_, admin, form) = admin_change(&request, &body).await?;
     let id = template_id(&path)?;
     let result = async {
-        let kind = match form.text("kind") {
-            "MAJOR" => VersionKind::Major,
-            "MINOR" => VersionKind::Minor,
-            _ => return Err(ConsoleError::Invalid("Kind: choose MAJOR or MINOR.".into())),
-        };
+        let kind = VersionKind::parse(form.text("kind"))
+            .ok_or_else(|| ConsoleError::Invalid("Kind: choose MAJOR or MINOR.".into()))?;
         let effective_at = form.optional("effective_at").map(|t| utc_datetime(t, "Effective from")).transpose()?;
         let (_, version) = state.service.publish_version(&admin, id, kind, effective_at).await?;
         let message = if version.effective_at > now(&state) {

@@ -316,6 +316,9 @@ async fn unknown_form_values_are_refused_not_replaced_by_a_default() {
         (format!("{base}/versions"), vec![], base.as_str()),
         (format!("{base}/draft"), vec![("language", "xx"), ("content", "<p>x</p>")], &format!("{base}/draft")),
         (format!("{base}/customizations"), vec![("agreement_mode", "SWIPE")], &format!("{base}/customizations")),
+        ("/console/tokens".to_owned(), vec![("name", "Robot"), ("role", "OWNER")], "/console/tokens"),
+        ("/console/tokens".to_owned(), vec![("name", "Robot"), ("role", "admin")], "/console/tokens"),
+        ("/console/tokens".to_owned(), vec![("name", "Robot")], "/console/tokens"),
     ];
     for (uri, form, back) in &refused {
         let response = post!(app, cookie, csrf, uri, form).await;
@@ -330,6 +333,9 @@ async fn unknown_form_values_are_refused_not_replaced_by_a_default() {
     }
     let templates = w.service.list_templates(w.tenant).await.unwrap();
     assert_eq!(templates, vec![template], "no template was created, published, edited or customized");
+    let tokens = w.service.list_operator_tokens(w.tenant).await.unwrap();
+    assert_eq!(tokens.len(), 2, "no operator token was created (an unknown or missing role is not ADMIN)");
+    assert!(tokens.iter().all(|t| t.name.as_str() != "Robot"));
 
     let preview = post!(app, cookie, csrf, "/console/preview", [("language", "xx"), ("content", "<p>x</p>")]).await;
     assert_eq!(preview.status(), StatusCode::BAD_REQUEST, "the preview refuses an unknown language");

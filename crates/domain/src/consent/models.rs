@@ -113,6 +113,18 @@ impl ClickwrapEvent {
     }
 }
 
+string_enum! {
+    /// The file formats of the export of the events list (`format=ndjson|csv`), named as in the
+    /// query and used as the file's extension.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ExportFormat {
+        /// One JSON object per line, each exactly the event's details answer.
+        Ndjson => "ndjson",
+        /// A header row, then one row per event; nested values as JSON text.
+        Csv => "csv",
+    }
+}
+
 /// The spec's filters of the events list; all optional, combinable.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EventFilter {

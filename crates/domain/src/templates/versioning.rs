@@ -11,11 +11,13 @@ pub struct VersionNumber {
     pub minor: u32,
 }
 
-/// What kind of version a publish makes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VersionKind {
-    Major,
-    Minor,
+string_enum! {
+    /// What kind of version a publish makes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum VersionKind {
+        Major => "MAJOR",
+        Minor => "MINOR",
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -122,6 +124,13 @@ mod tests {
     }
     use VersionKind::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn version_kinds_have_their_wire_names() {
+        assert_eq!(VersionKind::ALL.map(VersionKind::as_str), ["MAJOR", "MINOR"]);
+        assert_eq!(VersionKind::parse("MINOR"), Some(Minor));
+        assert_eq!(VersionKind::parse("PATCH"), None);
+    }
 
     fn at(millis: i64) -> Timestamp {
         Timestamp::from_unix_millis(millis).unwrap()

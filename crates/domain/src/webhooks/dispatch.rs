@@ -273,6 +273,12 @@ mod tests {
 
     #[test]
     fn error_classes_round_trip() {
+        let names = AttemptError::ALL.map(AttemptError::as_str);
+        assert_eq!(
+            names,
+            ["UNEXPECTED_STATUS", "TIMEOUT", "BLOCKED_ADDRESS", "DNS", "CONNECT", "TLS", "PROTOCOL", "SIGNING_SECRET"],
+            "the stored names stay as they are"
+        );
         for error in AttemptError::ALL {
             assert_eq!(AttemptError::parse(error.as_str()), Some(error));
         }

@@ -36,57 +36,31 @@ pub struct Delivery {
     pub created_at: Timestamp,
 }
 
-/// Why an attempt did not deliver, as recorded in the delivery history.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AttemptError {
-    /// The receiver answered, with a status other than 200 (the status is recorded too).
-    UnexpectedStatus,
-    /// No answer within the timeout.
-    Timeout,
-    /// The host resolved only to addresses webhooks may not reach (or is such an IP literal).
-    BlockedAddress,
-    /// The host name did not resolve.
-    Dns,
-    /// No TCP connection could be made.
-    Connect,
-    /// The TLS handshake failed (untrusted or mismatched certificate, protocol error).
-    Tls,
-    /// The connection broke or the answer was not HTTP/1.1.
-    Protocol,
-    /// The app's signing secret could not be read, so nothing was sent.
-    SigningSecret,
+string_enum! {
+    /// Why an attempt did not deliver, as recorded in the delivery history. The names are stable:
+    /// they are stored and shown.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum AttemptError {
+        /// The receiver answered, with a status other than 200 (the status is recorded too).
+        UnexpectedStatus => "UNEXPECTED_STATUS",
+        /// No answer within the timeout.
+        Timeout => "TIMEOUT",
+        /// The host resolved only to addresses webhooks may not reach (or is such an IP literal).
+        BlockedAddress => "BLOCKED_ADDRESS",
+        /// The host name did not resolve.
+        Dns => "DNS",
+        /// No TCP connection could be made.
+        Connect => "CONNECT",
+        /// The TLS handshake failed (untrusted or mismatched certificate, protocol error).
+        Tls => "TLS",
+        /// The connection broke or the answer was not HTTP/1.1.
+        Protocol => "PROTOCOL",
+        /// The app's signing secret could not be read, so nothing was sent.
+        SigningSecret => "SIGNING_SECRET",
+    }
 }
 
 impl AttemptError {
-    pub const ALL: [AttemptError; 8] = [
-        AttemptError::UnexpectedStatus,
-        AttemptError::Timeout,
-        AttemptError::BlockedAddress,
-        AttemptError::Dns,
-        AttemptError::Connect,
-        AttemptError::Tls,
-        AttemptError::Protocol,
-        AttemptError::SigningSecret,
-    ];
-
-    /// The stable name shown in the delivery history.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            AttemptError::UnexpectedStatus => "UNEXPECTED_STATUS",
-            AttemptError::Timeout => "TIMEOUT",
-            AttemptError::BlockedAddress => "BLOCKED_ADDRESS",
-            AttemptError::Dns => "DNS",
-            AttemptError::Connect => "CONNECT",
-            AttemptError::Tls => "TLS",
-            AttemptError::Protocol => "PROTOCOL",
-            AttemptError::SigningSecret => "SIGNING_SECRET",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.as_str() == text)
-    }
-
     /// What went wrong, in words an operator reads in the delivery history.
     pub const fn describe(self) -> &'static str {
         match self {

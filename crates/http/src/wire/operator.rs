@@ -426,11 +426,8 @@ pub(crate) struct PublishBody {
 
 impl PublishBody {
     pub(crate) fn try_into_domain(self) -> ApiResult<(VersionKind, Option<Timestamp>)> {
-        let kind = match self.kind.to_ascii_uppercase().as_str() {
-            "MAJOR" => VersionKind::Major,
-            "MINOR" => VersionKind::Minor,
-            _ => return Err(ApiError::invalid_field("kind", "must be MAJOR or MINOR")),
-        };
+        let kind = VersionKind::parse(&self.kind.to_ascii_uppercase())
+            .ok_or_else(|| ApiError::invalid_field("kind", "must be MAJOR or MINOR"))?;
         let effective_at = self.effective_at.as_deref().map(Timestamp::parse_rfc3339).transpose();
         Ok((kind, field("effectiveAt", effective_at)?))
     }
@@ -730,6 +727,8 @@ mod tests {
     fn publish_kinds_and_effective_at() {
         let body: PublishBody = serde_json::from_value(json!({"kind": "MINOR"})).unwrap();
         assert_eq!(body.try_into_domain().unwrap(), (VersionKind::Minor, None));
+        let body: PublishBody = serde_json::from_value(json!({"kind": "major"})).unwrap();
+        assert_eq!(body.try_into_domain().unwrap(), (VersionKind::Major, None), "in any case");
         let body: PublishBody = serde_json::from_value(json!({"kind": "PATCH"})).unwrap();
         assert_eq!(field_of(&body.try_into_domain().unwrap_err()), "kind");
         let body: PublishBody = serde_json::from_value(json!({"kind": "MAJOR", "effectiveAt": "tomorrow"})).unwrap();
