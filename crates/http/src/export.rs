@@ -51,7 +51,7 @@ const CSV_COLUMNS: [&str; 17] = [
 
 /// The streaming answer for an export request with this query string (`format` and the events
 /// list's filters); a bad parameter answers 400 before anything is streamed.
-pub fn events_export(service: &ClickwrapService, tenant: TenantId, query: &str) -> ApiResult<HttpResponse> {
+pub(crate) fn events_export(service: &ClickwrapService, tenant: TenantId, query: &str) -> ApiResult<HttpResponse> {
     let query = QueryParams::parse(query);
     let format = match query.get("format")? {
         None => ExportFormat::Ndjson,
@@ -108,31 +108,38 @@ fn batches(
                 Progress::Start => (None, true),
                 Progress::After(position) => (Some(position), false),
             };
-            let batch = service.export_events_batch(tenant, &filter, after, BATCH).await;
-            match batch.map_err(ApiError::from).and_then(|(items, next)| Ok((chunk(format, first, &items)?, next))) {
-                Ok((chunk, next)) => Some((Ok(Bytes::from(chunk)), next.map_or(Progress::Done, Progress::After))),
+            // The status line is gone; ending the body early is the only way left to say it.
+            let error = match service.export_events_batch(tenant, &filter, after, BATCH).await {
+                Ok((items, next)) => match chunk(format, first, &items) {
+                    Ok(chunk) => {
+                        return Some((Ok(Bytes::from(chunk)), next.map_or(Progress::Done, Progress::After)));
+                    }
+                    Err(error) => {
+                        tracing::error!(%error, "an events export could not write CSV; its body ends here");
+                        ApiError::internal()
+                    }
+                },
                 Err(error) => {
-                    // The status line is gone; ending the body early is the only way left to say it.
+                    let error = ApiError::from(error);
                     tracing::error!(%error, "an events export failed mid-stream");
-                    Some((Err(error.into()), Progress::Done))
+                    error
                 }
-            }
+            };
+            Some((Err(error.into()), Progress::Done))
         }
     })
 }
 
-/// One batch as the export's bytes; a CSV export's first batch starts with the header row.
-fn chunk(format: ExportFormat, first: bool, items: &[EventDetails]) -> ApiResult<Vec<u8>> {
+/// One batch as the export's bytes; a CSV export's first batch starts with the header row. Writing
+/// CSV into memory does not fail with rows of one length, but the writer's type says it could.
+fn chunk(format: ExportFormat, first: bool, items: &[EventDetails]) -> Result<Vec<u8>, csv::Error> {
     let values = items.iter().map(wire::events::details);
     match format {
         ExportFormat::Ndjson => Ok(values.map(|value| format!("{value}\n")).collect::<String>().into_bytes()),
         ExportFormat::Csv => {
             let header = first.then(|| CSV_COLUMNS.map(Value::from));
             let rows = values.map(|value| CSV_COLUMNS.map(|column| value.get(column).cloned().unwrap_or(Value::Null)));
-            csv_rows(header.into_iter().chain(rows)).map_err(|error| {
-                tracing::error!(%error, "an events export could not write CSV");
-                ApiError::internal()
-            })
+            csv_rows(header.into_iter().chain(rows))
         }
     }
 }

@@ -73,13 +73,14 @@ pub fn api(
         InitError = (),
     >,
 > {
+    let documented = state.clone();
     App::new()
         .app_data(state)
         .app_data(middleware::path_config())
         .configure(routes::configure)
         .configure(extra)
         .default_service(web::to(middleware::unknown_route))
-        .wrap(from_fn(middleware::reject_unknown_parameters))
+        .wrap(from_fn(move |request, next| middleware::reject_unknown_parameters(documented.clone(), request, next)))
         .wrap(from_fn(middleware::head_as_get))
         .wrap(from_fn(middleware::negotiate))
         .wrap(from_fn(middleware::security_headers))

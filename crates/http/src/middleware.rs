@@ -1,7 +1,10 @@
-//! What every request goes through: panics become a 500 problem, every error answer becomes a
-//! problem document (actix's own included), `Accept` is honoured (406), text answers are
-//! compressed when the client accepts it, `HEAD` is answered wherever `GET` is, and every answer
-//! carries the security headers and a cache policy.
+//! What every request goes through, as [`crate::api`] stacks it: panics become a 500 problem,
+//! every error answer becomes a problem document (actix's own included), `Accept` is honoured
+//! (406), text answers are compressed when the client accepts it, `HEAD` is answered wherever `GET`
+//! is, every answer carries the security headers and a cache policy, and a query parameter the API
+//! operation does not document answers 400. Also the answers of what no handler takes: an unknown
+//! route (404, or 308 to the path without its trailing slash), a method a path does not allow
+//! (405 with `Allow`), a bad path segment and a bad or too large JSON body.
 
 use std::panic::AssertUnwindSafe;
 
@@ -379,13 +382,15 @@ fn without_trailing_slash(request: &HttpRequest) -> Option<String> {
 }
 
 /// 400 naming the first query parameter that the matched API operation does not document (the
-/// console's pages and the server's own routes are left alone), as [`ApiState`]'s
-/// [`DocumentedParameters`] list them.
+/// console's pages and the server's own routes are left alone), as the server's
+/// [`DocumentedParameters`] list them ([`ApiState::documented_parameters`], which [`crate::api`]
+/// hands over when it builds the app).
 /// A query with credentials in it is left to the authentication extractors, which answer 401;
 /// CORS preflights carry the query of the request they ask about, so they are not checked.
 /// A request without unknown parameters (nearly all) costs no allocation here when its path has no
 /// `{…}` part, as the SDK check's has not.
 pub(crate) async fn reject_unknown_parameters(
+    state: web::Data<ApiState>,
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, Error> {
@@ -393,19 +398,16 @@ pub(crate) async fn reject_unknown_parameters(
         |pattern: &str| pattern.starts_with(crate::PUBLIC_PREFIX) || pattern.starts_with(crate::OPERATOR_PREFIX);
     // Credentials in the query are answered 401 by authentication, whatever else the query holds.
     let checked = request.method() != Method::OPTIONS && !carries_credentials(request.query_string());
-    let documented = request.app_data::<web::Data<ApiState>>().map(|state| &state.documented_parameters);
-    let unknown = match documented {
-        Some(documented) if checked && !request.query_string().is_empty() => {
-            if documented.is_unambiguous_static(request.path()) {
-                unknown_parameter(documented, &request, request.path())
-            } else {
-                request
-                    .match_pattern()
-                    .filter(|pattern| is_api(pattern))
-                    .and_then(|pattern| unknown_parameter(documented, &request, &pattern))
-            }
-        }
-        _ => None,
+    let documented = &state.documented_parameters;
+    let unknown = if !checked || request.query_string().is_empty() {
+        None
+    } else if documented.is_unambiguous_static(request.path()) {
+        unknown_parameter(documented, &request, request.path())
+    } else {
+        request
+            .match_pattern()
+            .filter(|pattern| is_api(pattern))
+            .and_then(|pattern| unknown_parameter(documented, &request, &pattern))
     };
     match unknown {
         Some(name) => {

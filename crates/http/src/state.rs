@@ -1,4 +1,5 @@
-//! What the routes and the middleware share, one value per server.
+//! The one value per server that [`crate::api`] is built with: the routes read it as app data,
+//! and the unknown-parameter check is handed its documented parameters when the app is built.
 
 use clickwrap_domain::service::ClickwrapService;
 use clickwrap_domain::webhooks::cidr::AllowCidrs;
@@ -16,7 +17,7 @@ pub struct ApiState {
     /// Address ranges a webhook URL may point at although they are not public
     /// (`CLICKWRAP_WEBHOOK_ALLOW_CIDRS`).
     pub webhook_allow: AllowCidrs,
-    /// The query parameters each operation takes, which the unknown-parameter check reads
+    /// The query parameters each operation takes, for the unknown-parameter check
     /// ([`DocumentedParameters::compiled`], read once at start-up).
     pub documented_parameters: DocumentedParameters,
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clickwrap_domain::keys::master::MasterKeys;
 use clickwrap_domain::webhooks::cidr::Cidr;
-use clickwrap_domain::webhooks::dispatch::{InvalidRetryDelays, RetryPolicy};
+use clickwrap_domain::webhooks::dispatch::RetryPolicy;
 use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_postgres::database::DatabaseUrl;
 
@@ -176,15 +176,32 @@ impl Setting {
         Self { name, default, secret: true, parser: Parser::Alone(parse) }
     }
 
-    /// A setting without a default, read with others after the table.
-    const fn read_together(name: &'static str, secret: bool) -> Self {
-        Self { name, default: DefaultValue::Unset, secret, parser: Parser::Together }
+    /// A setting without a default, read with others after the table: [`master_keys`] words its
+    /// problems itself (never showing a key), so `secret` plays no part.
+    const fn read_together(name: &'static str) -> Self {
+        Self { name, default: DefaultValue::Unset, secret: false, parser: Parser::Together }
+    }
+
+    /// Reads `value` into `config`, or names what is wrong with it in `problems` and says false.
+    /// A setting read together with others is left to them.
+    fn apply(&self, value: &str, config: &mut Config, problems: &mut Vec<String>) -> bool {
+        let Parser::Alone(parse) = self.parser else { return true };
+        match parse(value, config) {
+            Ok(()) => return true,
+            Err(Refused::Because(why)) => {
+                let shown = if self.secret { "<hidden>".to_owned() } else { format!("{value:?}") };
+                problems.push(format!("{}={shown}: {why}", self.name));
+            }
+            Err(Refused::Lines(lines)) => problems.extend(lines),
+        }
+        false
     }
 }
 
 use DefaultValue::{Derived, Text, Unset};
 
-/// Every setting, in the order they are read and their problems listed.
+/// Every setting. Those read alone are read, and their problems listed, in this order; those read
+/// together (the master keys) after them, and their problems come after the others'.
 static SETTINGS: [Setting; 30] = [
     Setting::secret("DATABASE_URL", Text(DEFAULT_DATABASE_URL), |v, c| set(&mut c.database_url, database_url(v))),
     Setting::secret("CLICKWRAP_MIGRATION_DATABASE_URL", Unset, |v, c| {
@@ -229,7 +246,7 @@ static SETTINGS: [Setting; 30] = [
         set(&mut c.pool_size, within(v, 1..=1000, "must be a whole number from 1 to 1000"))
     }),
     Setting::plain("CLICKWRAP_WEBHOOK_RETRY_DELAYS", Text("60,120,240"), |v, c| {
-        set(&mut c.webhook_retry, webhook_retry_delays(v))
+        set(&mut c.webhook_retry, RetryPolicy::parse_secs(v).map_err(|e| e.to_string()))
     }),
     Setting::plain("CLICKWRAP_WEBHOOK_TIMEOUT_SECS", Text("10"), |v, c| {
         set(&mut c.webhook_timeout, seconds(v, 1..=300))
@@ -260,9 +277,9 @@ static SETTINGS: [Setting; 30] = [
         };
         set(&mut c.log_format, format)
     }),
-    Setting::read_together("CLICKWRAP_MASTER_KEY_FILE", false),
-    Setting::read_together("CLICKWRAP_MASTER_KEY", true),
-    Setting::read_together("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE", false),
+    Setting::read_together("CLICKWRAP_MASTER_KEY_FILE"),
+    Setting::read_together("CLICKWRAP_MASTER_KEY"),
+    Setting::read_together("CLICKWRAP_MASTER_KEY_PREVIOUS_FILE"),
     Setting::plain("CLICKWRAP_LOG", Text("info"), |v, c| set(&mut c.log_filter, log_filter(v))),
     Setting::plain("CLICKWRAP_METRICS_LISTEN", Unset, |v, c| {
         let address = v.parse().map_err(|_| "must be an address and port like 127.0.0.1:9090 or [::]:9090");
@@ -291,26 +308,19 @@ fn set<T, E: Into<Refused>>(field: &mut T, parsed: Result<T, E>) -> Result<(), R
     Ok(())
 }
 
-/// The value as it may be shown in an error: a secret never is.
-fn shown(name: &str, value: &str) -> String {
-    if SETTINGS.iter().any(|setting| setting.name == name && setting.secret) {
-        "<hidden>".to_owned()
-    } else {
-        format!("{value:?}")
-    }
-}
-
 impl Config {
-    /// Each setting's value before it is read: every one is overwritten by its value or default,
-    /// except the [`DefaultValue::Derived`] ones, which start here or are set after the table.
-    fn unread() -> Result<Self, ConfigError> {
-        let database_url = database_url(DEFAULT_DATABASE_URL).map_err(|why| ConfigError(vec![why]))?;
-        Ok(Self {
-            database_url,
+    /// Every setting at its default, as [`SETTINGS`] gives it: each [`DefaultValue::Text`] is read
+    /// as if it were given; the others stay empty, except the [`DefaultValue::Derived`] ones, which
+    /// start here (`cpu_threads`, from the machine) or are set after the table (`public_url`).
+    fn defaults() -> Result<Self, ConfigError> {
+        // Placeholders, for the fields the table's defaults overwrite below (a `DatabaseUrl` has
+        // to be some URL: it is the default's).
+        let mut config = Self {
+            database_url: database_url(DEFAULT_DATABASE_URL).map_err(|why| ConfigError(vec![why]))?,
             migration_database_url: None,
             database_pooler: Pooler::None,
             database_direct_url: None,
-            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            listen: SocketAddr::from(([0, 0, 0, 0], 0)),
             public_url: String::new(),
             trusted_proxies: Vec::new(),
             rate_limit_per_hour: 0,
@@ -330,41 +340,40 @@ impl Config {
             metrics_listen: None,
             cpu_threads: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             unverified_event_grace: Duration::ZERO,
-            webhook_retention: DeliveryRetention::DEFAULT,
+            webhook_retention: DeliveryRetention { delivered: time::Duration::ZERO, failed: time::Duration::ZERO },
             poll_interval: Duration::ZERO,
             shutdown_drain: Duration::ZERO,
-        })
+        };
+        let mut problems = Vec::new();
+        for setting in &SETTINGS {
+            if let DefaultValue::Text(default) = setting.default {
+                setting.apply(default, &mut config, &mut problems);
+            }
+        }
+        if problems.is_empty() { Ok(config) } else { Err(ConfigError(problems)) }
     }
 
-    /// From the variables (`lookup` is the environment, over the file's values): each setting of
-    /// [`SETTINGS`] in turn, then the rules between settings. Every bad value is named.
+    /// From the variables (`lookup` is the environment, over the file's values): the defaults,
+    /// then each setting of [`SETTINGS`] given in turn, then the rules between settings. Every bad
+    /// value is named.
     pub(crate) fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let given = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
-        let mut config = Self::unread()?;
+        let mut config = Self::defaults()?;
         let mut problems = Vec::new();
         let mut refused = Vec::new();
         for setting in &SETTINGS {
-            let Parser::Alone(parse) = setting.parser else { continue };
-            let value = match (given(setting.name), setting.default) {
-                (Some(value), _) => value,
-                (None, DefaultValue::Text(default)) => default.to_owned(),
-                (None, DefaultValue::Unset | DefaultValue::Derived) => continue,
-            };
-            match parse(&value, &mut config) {
-                Ok(()) => continue,
-                Err(Refused::Because(why)) => {
-                    problems.push(format!("{}={}: {why}", setting.name, shown(setting.name, &value)))
-                }
-                Err(Refused::Lines(lines)) => problems.extend(lines),
+            if let Some(value) = given(setting.name)
+                && !setting.apply(&value, &mut config, &mut problems)
+            {
+                refused.push(setting.name);
             }
-            refused.push(setting.name);
         }
-        let read = |names: &[&str]| names.iter().all(|name| !refused.contains(name));
+        let read = |name: &str| !refused.contains(&name);
         config.master_keys = master_keys(&mut problems, &|name| given(name).unwrap_or_default());
         if config.public_url.is_empty() {
             config.public_url = format!("http://{}", config.listen);
         }
-        if config.migration_database_url.is_some() && config.database_url.user().is_none() && read(&["DATABASE_URL"]) {
+        if config.migration_database_url.is_some() && config.database_url.user().is_none() && read("DATABASE_URL") {
             problems.push(
                 "DATABASE_URL=<hidden>: must name its user (postgres://USER@host/db) when \
                  CLICKWRAP_MIGRATION_DATABASE_URL is set: that role is granted what the server needs"
@@ -373,7 +382,7 @@ impl Config {
         }
         if let Some(direct) = &config.database_direct_url
             && direct.database() != config.database_url.database()
-            && read(&["DATABASE_URL"])
+            && read("DATABASE_URL")
         {
             problems.push(format!(
                 "CLICKWRAP_DATABASE_DIRECT_URL=<hidden>: must name the same database as DATABASE_URL ({}), not {}",
@@ -381,7 +390,7 @@ impl Config {
                 direct.database()
             ));
         }
-        if config.metrics_listen == Some(config.listen) && read(&["CLICKWRAP_LISTEN"]) {
+        if config.metrics_listen == Some(config.listen) && read("CLICKWRAP_LISTEN") {
             problems.push(format!(
                 "CLICKWRAP_METRICS_LISTEN={:?}: must differ from CLICKWRAP_LISTEN (leave it unset to serve /metrics \
                  there)",
@@ -464,15 +473,6 @@ fn log_filter(value: &str) -> Result<String, String> {
     let normalized = directives.join(",");
     tracing_subscriber::EnvFilter::builder().parse(&normalized).map_err(|e| format!("{e}: {}", expected()))?;
     Ok(normalized)
-}
-
-/// Whole seconds separated by commas, as the domain reads them; a malformed list keeps the message
-/// that shows the expected form.
-fn webhook_retry_delays(value: &str) -> Result<RetryPolicy, String> {
-    RetryPolicy::parse_secs(value).map_err(|e| match e {
-        InvalidRetryDelays::Malformed => "must be a comma-separated list of seconds like 60,120,240".to_owned(),
-        other => other.to_string(),
-    })
 }
 
 /// Ranges separated by commas; each bad one is a line of its own.

@@ -37,7 +37,8 @@ pub struct RetryPolicy {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InvalidRetryDelays {
-    #[error("retry delays are whole seconds separated by commas, like 60,120,240")]
+    /// Said of `CLICKWRAP_WEBHOOK_RETRY_DELAYS`'s value as it is.
+    #[error("must be a comma-separated list of seconds like 60,120,240")]
     Malformed,
     #[error("at most {} retry delays may be given", RetryPolicy::MAX_RETRIES)]
     TooMany,
@@ -64,12 +65,8 @@ impl RetryPolicy {
     }
 
     /// Parses `CLICKWRAP_WEBHOOK_RETRY_DELAYS`: seconds separated by commas (`60,120,240`), spaces
-    /// around the numbers allowed. An empty value means no retries: one attempt only.
+    /// around the numbers allowed. A blank variable is never read here: it means the default.
     pub fn parse_secs(text: &str) -> Result<Self, InvalidRetryDelays> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Self::new(Vec::new());
-        }
         let delays = text
             .split(',')
             .map(|part| {
@@ -250,12 +247,17 @@ mod tests {
             RetryPolicy::parse_secs(" 1, 2 ,3 ").unwrap().delays(),
             &[Duration::seconds(1), Duration::seconds(2), Duration::seconds(3)]
         );
-        let none = RetryPolicy::parse_secs("").unwrap();
+        let none = RetryPolicy::new(Vec::new()).unwrap();
         assert_eq!(none.max_attempts(), 1);
         assert_eq!(none.outcome(false, 1, at(0)), AttemptOutcome::Failed);
-        for bad in ["60,,120", "-1", "1.5", "a", "60;120", "60,"] {
-            assert!(RetryPolicy::parse_secs(bad).is_err(), "{bad}");
+        for bad in ["60,,120", "-1", "1.5", "a", "60;120", "60,", "", " "] {
+            assert_eq!(RetryPolicy::parse_secs(bad), Err(InvalidRetryDelays::Malformed), "{bad}");
         }
+        // The server writes it after `CLICKWRAP_WEBHOOK_RETRY_DELAYS="…": `, as it is.
+        assert_eq!(
+            InvalidRetryDelays::Malformed.to_string(),
+            "must be a comma-separated list of seconds like 60,120,240"
+        );
         assert_eq!(RetryPolicy::parse_secs("86401"), Err(InvalidRetryDelays::OutOfRange));
         assert_eq!(RetryPolicy::parse_secs("99999999999999999999"), Err(InvalidRetryDelays::OutOfRange));
         assert_eq!(RetryPolicy::parse_secs(&["1"; 21].join(",")), Err(InvalidRetryDelays::TooMany));

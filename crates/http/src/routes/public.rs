@@ -163,3 +163,13 @@ async fn signing_certificate(state: web::Data<ApiState>) -> HttpResponse {
         .insert_header(("cache-control", "public, max-age=3600"))
         .body(state.signing_certificate_pem.clone())
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_published_signing_certificate_path_is_the_route_served() {
+        // Certificates name SIGNING_CERTIFICATE_PATH; `configure` serves "/signing-certificate"
+        // (a literal, as the route-table test wants) under the public prefix.
+        assert_eq!(crate::SIGNING_CERTIFICATE_PATH, format!("{}/signing-certificate", crate::PUBLIC_PREFIX));
+    }
+}
