@@ -265,16 +265,14 @@ pub(crate) async fn serve(
 ) -> Result<(), StartError> {
     // Before anything starts: without it, the API would take any misspelt query parameter.
     let documented_parameters = DocumentedParameters::compiled()?;
-    let deliveries: Arc<PgStore> = Arc::new(store.clone());
     let mut dispatcher_config = DispatcherConfig::with_settings(
         config.webhook_retry.clone(),
         config.webhook_timeout,
         webhook_allow(&config),
         config.webhook_ca_file.clone().map(PathBuf::from),
-    )
-    .map_err(|e| StartError::Other(format!("webhook delivery settings: {e}")))?;
+    );
     dispatcher_config.poll_interval = config.poll_interval;
-    let dispatcher = Dispatcher::new(dispatcher_config, service.clone(), deliveries)
+    let dispatcher = Dispatcher::new(dispatcher_config, service.clone())
         .map_err(|e| StartError::Other(format!("the webhook dispatcher could not start: {e}")))?;
     // This instance's verifications and redeliveries wake its dispatcher in process; other
     // instances' redeliveries and released leases arrive by NOTIFY, the rest by the poll.

@@ -70,13 +70,13 @@ async fn verify_events(world: &World, app: &App, n: usize) -> Vec<ClickwrapEvent
     let mut tasks = tokio::task::JoinSet::new();
     for writer in 0..writers {
         let store = world.store.clone();
-        let (app, template, clock) = (app.clone(), world.template.clone(), world.service.ports().clock.clone());
+        let (app, template, service) = (app.clone(), world.template.clone(), world.service.clone());
         let count = n / writers + usize::from(writer < n % writers);
         tasks.spawn(async move {
             let stores = Stores::of(&store);
             let mut events = Vec::with_capacity(count);
             for _ in 0..count {
-                let now = clock.now();
+                let now = service.now();
                 let event =
                     fixtures::event(&app, &template).action_at(now.saturating_sub(time::Duration::seconds(1))).build();
                 events.push(fixtures::verified_event(&stores, event, now).await);

@@ -58,22 +58,16 @@ pub enum ConfigError {
 impl DispatcherConfig {
     /// The defaults with the four operator settings, already parsed (as the server's configuration
     /// holds them, from `CLICKWRAP_WEBHOOK_*`): retry schedule, attempt timeout, exempt ranges and
-    /// the extra CA file. The lease grows with a long timeout.
-    pub fn with_settings(
-        retry: RetryPolicy,
-        timeout: Duration,
-        allow: AllowCidrs,
-        ca_file: Option<PathBuf>,
-    ) -> Result<Self, ConfigError> {
+    /// the extra CA file. The lease grows with a long timeout, so that it always outlasts an
+    /// attempt: what this gives passes [`DispatcherConfig::validate`].
+    pub fn with_settings(retry: RetryPolicy, timeout: Duration, allow: AllowCidrs, ca_file: Option<PathBuf>) -> Self {
         let defaults = Self::default();
-        let config = Self {
+        Self {
             retry,
             lease: defaults.lease.max(timeout * 2 + Duration::from_secs(30)),
             client: ClientSettings { timeout, policy: AddressPolicy::new(allow), ca_file, ..defaults.client },
             ..defaults
-        };
-        config.validate()?;
-        Ok(config)
+        }
     }
 
     /// Checks that the settings can work together.
@@ -110,8 +104,7 @@ mod tests {
         let retry = RetryPolicy::new(vec![time::Duration::seconds(1), time::Duration::milliseconds(1500)]).unwrap();
         let allow = AllowCidrs::parse_list("10.0.0.0/8").unwrap();
         let config =
-            DispatcherConfig::with_settings(retry, Duration::from_secs(5), allow, Some(PathBuf::from("ca.pem")))
-                .unwrap();
+            DispatcherConfig::with_settings(retry, Duration::from_secs(5), allow, Some(PathBuf::from("ca.pem")));
         assert_eq!(config.retry.delays(), &[time::Duration::seconds(1), time::Duration::milliseconds(1500)]);
         assert_eq!(config.client.timeout, Duration::from_secs(5));
         assert_eq!(config.lease, Duration::from_secs(60));
@@ -126,10 +119,10 @@ mod tests {
             Duration::from_secs(120),
             AllowCidrs::default(),
             None,
-        )
-        .unwrap();
+        );
         assert_eq!(config.client.timeout, Duration::from_secs(120));
         assert_eq!(config.lease, Duration::from_secs(270));
+        assert_eq!(config.validate(), Ok(()));
     }
 
     #[test]

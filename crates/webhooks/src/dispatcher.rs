@@ -196,14 +196,11 @@ impl RunningDispatcher {
 }
 
 impl Dispatcher {
-    /// A dispatcher over the service (for apps, their signing secrets and the clock) and the outbox.
-    /// Each dispatcher holds leases under an owner id of its own.
-    pub fn new(
-        config: DispatcherConfig,
-        service: ClickwrapService,
-        store: Arc<dyn DeliveryStore>,
-    ) -> Result<Self, DispatcherError> {
+    /// A dispatcher over the service: its apps and their signing secrets, its clock, and the outbox
+    /// (its [`DeliveryStore`] port). Each dispatcher holds leases under an owner id of its own.
+    pub fn new(config: DispatcherConfig, service: ClickwrapService) -> Result<Self, DispatcherError> {
         config.validate()?;
+        let store = service.ports().deliveries.clone();
         let client = WebhookClient::new(&config.client)?;
         let owner = LeaseOwner::from_uuid(uuid::Uuid::new_v4());
         let inner = Inner {
@@ -329,7 +326,7 @@ const RECORD_BATCH_MAX: usize = 256;
 
 impl Inner {
     fn now(&self) -> Timestamp {
-        self.service.ports().clock.now()
+        self.service.now()
     }
 
     async fn claim(&self, limit: usize) -> Result<Vec<ClaimedDelivery>, StorageError> {

@@ -20,9 +20,10 @@
 //! `CLICKWRAP_WEBHOOK_*` variables:
 //!
 //! ```ignore
-//! let mut config = DispatcherConfig::with_settings(retry, timeout, allow_cidrs, ca_file)?;
+//! let mut config = DispatcherConfig::with_settings(retry, timeout, allow_cidrs, ca_file);
 //! config.poll_interval = poll_interval; // `CLICKWRAP_POLL_MS`
-//! let dispatcher = Dispatcher::new(config, service.clone(), Arc::new(pg_store.clone()))?;
+//! // The outbox is the service's `DeliveryStore` port, the time its clock.
+//! let dispatcher = Dispatcher::new(config, service.clone())?;
 //! // This process's verifications and redeliveries wake the dispatcher after their commit…
 //! let service = service.with_outbox_signal(Arc::new(dispatcher.waker()));
 //! // …other instances' redeliveries and released leases by `LISTEN clickwrap_webhooks`

@@ -375,7 +375,7 @@ fn a_dispatcher_stopped_hard_leaves_leases_that_another_takes_over() {
                 .await
                 .unwrap()
         };
-        let dispatcher = Dispatcher::new(config.clone(), service, Arc::new(store)).unwrap();
+        let dispatcher = Dispatcher::new(config.clone(), service).unwrap();
         let owner = dispatcher.owner();
         let running = doomed.spawn(async move { dispatcher.start() }).await.unwrap();
         receiver.wait_for(5, SOON).await;
@@ -559,8 +559,8 @@ async fn every_claimed_delivery_is_sent_even_when_the_store_claims_more_than_ask
     // A delivery claimed but not sent would wait out this lease: far longer than the test waits.
     config.lease = Duration::from_secs(300);
     let store = world.db.store();
-    let service = support::service_on(&store, Arc::new(AllowAllWebhookTargets)).await;
-    let running = Dispatcher::new(config, service, Arc::new(OverClaiming(store))).unwrap().start();
+    let service = support::service_with_deliveries(&store, Arc::new(OverClaiming(store.clone()))).await;
+    let running = Dispatcher::new(config, service).unwrap().start();
 
     let records = world.wait_for_deliveries(&events, SOON, state(DeliveryState::Delivered)).await;
     assert!(records.iter().all(|r| r.delivery.attempts == 1), "each sent once: {records:#?}");
@@ -576,7 +576,7 @@ async fn an_instance_without_wake_ups_finds_deliveries_by_its_poll() {
     // Another instance's dispatcher: no listener, and the verification below does not wake it.
     let store = world.db.store();
     let service = support::service_on(&store, Arc::new(AllowAllWebhookTargets)).await;
-    let running = Dispatcher::new(world.config(), service, Arc::new(store)).unwrap().start();
+    let running = Dispatcher::new(world.config(), service).unwrap().start();
     tokio::time::sleep(Duration::from_millis(200)).await;
 
     let event = world.verified_event(&app).await;
@@ -680,8 +680,8 @@ async fn observed_dispatcher(world: &World, store: Arc<Observed>) -> clickwrap_w
     config.poll_interval = Duration::from_secs(3600);
     config.concurrency = 64;
     config.batch_size = 32;
-    let service = support::service_on(&store.store, Arc::new(AllowAllWebhookTargets)).await;
-    Dispatcher::new(config, service, store).unwrap().start()
+    let service = support::service_with_deliveries(&store.store, store.clone()).await;
+    Dispatcher::new(config, service).unwrap().start()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -236,14 +236,27 @@ pub struct World {
 
 /// Builds a service over `store` (its own pool), as a second server instance would.
 pub async fn service_on(store: &PgStore, guard: Arc<dyn WebhookTargetGuard>) -> ClickwrapService {
-    let ports = Ports::from_store(
+    start(ports_on(store, guard)).await
+}
+
+/// The same, with the outbox reached through `deliveries` (a store wrapping `store`): what a
+/// dispatcher over that service claims and records through.
+pub async fn service_with_deliveries(store: &PgStore, deliveries: Arc<dyn DeliveryStore>) -> ClickwrapService {
+    start(Ports { deliveries, ..ports_on(store, Arc::new(AllowAllWebhookTargets)) }).await
+}
+
+fn ports_on(store: &PgStore, guard: Arc<dyn WebhookTargetGuard>) -> Ports {
+    Ports::from_store(
         Arc::new(store.clone()),
         Arc::new(SystemClock),
         Arc::new(UuidV7),
         Arc::new(OsRandom::default()),
         guard,
         Arc::new(TextCertificateRenderer),
-    );
+    )
+}
+
+async fn start(ports: Ports) -> ClickwrapService {
     ClickwrapService::start(
         ports,
         Settings::default(),
@@ -273,7 +286,7 @@ impl World {
     }
 
     pub fn now(&self) -> Timestamp {
-        self.service.ports().clock.now()
+        self.service.now()
     }
 
     /// A new app of the tenant with this webhook URL (any address), and its signing secret.
@@ -397,7 +410,7 @@ impl World {
     pub async fn dispatcher(&self, config: DispatcherConfig) -> (RunningDispatcher, DeliveryListener) {
         let store = self.db.store();
         let service = service_on(&store, Arc::new(AllowAllWebhookTargets)).await;
-        let dispatcher = Dispatcher::new(config, service, Arc::new(store)).unwrap();
+        let dispatcher = Dispatcher::new(config, service).unwrap();
         let waker = dispatcher.waker();
         let listener = listen(self.db.url().clone(), move || waker.wake());
         (dispatcher.start(), listener)
