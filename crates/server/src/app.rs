@@ -19,7 +19,6 @@ use clickwrap_domain::ports::{Clock, CpuPool};
 use clickwrap_domain::service::{ClickwrapService, Ports, Settings};
 use clickwrap_domain::serving_cache::ServingCaches;
 use clickwrap_domain::system::{OsRandom, SystemClock, UuidV7};
-use clickwrap_domain::webhooks::cidr::AllowCidrs;
 use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_http::client_ip::TrustedProxies;
 use clickwrap_http::export::export_response;
@@ -158,7 +157,7 @@ pub(crate) async fn service(
         Arc::new(SystemClock),
         Arc::new(UuidV7),
         Arc::new(OsRandom::default()),
-        Arc::new(clickwrap_webhooks::AddressGuard::system(webhook_allow(config))),
+        Arc::new(clickwrap_webhooks::AddressGuard::system(config.webhook_allow.clone())),
         Arc::new(PooledRenderer::new(Arc::new(renderer), cpu.clone())),
     )
     .with_cpu_pool(cpu);
@@ -169,10 +168,6 @@ pub(crate) async fn service(
         ..Settings::default()
     };
     Ok((ClickwrapService::start_with_keyring(ports, settings, master, keyring).await?, signing_certificate_pem))
-}
-
-fn webhook_allow(config: &Config) -> AllowCidrs {
-    AllowCidrs::new(config.webhook_allow_cidrs.clone())
 }
 
 /// Extra routes the server mounts next to the API.
@@ -268,7 +263,7 @@ pub(crate) async fn serve(
     let mut dispatcher_config = DispatcherConfig::with_settings(
         config.webhook_retry.clone(),
         config.webhook_timeout,
-        webhook_allow(&config),
+        config.webhook_allow.clone(),
         config.webhook_ca_file.clone().map(PathBuf::from),
     );
     dispatcher_config.poll_interval = config.poll_interval;
@@ -292,7 +287,7 @@ pub(crate) async fn serve(
 
     let console = web::Data::new(ConsoleState {
         service: service.clone(),
-        webhook_allow: webhook_allow(&config),
+        webhook_allow: config.webhook_allow.clone(),
         secure_cookies: config.public_url.starts_with("https://"),
         dialog_preview_json: clickwrap_http::dialog_preview_json,
         // The console's export is the operator API's, so both give the same file.
@@ -305,7 +300,7 @@ pub(crate) async fn serve(
         service,
         trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
         signing_certificate_pem,
-        webhook_allow: webhook_allow(&config),
+        webhook_allow: config.webhook_allow.clone(),
         documented_parameters,
     });
     let metrics = web::Data::new(Metrics::default());

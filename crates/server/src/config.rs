@@ -9,7 +9,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use clickwrap_domain::keys::master::MasterKeys;
-use clickwrap_domain::webhooks::cidr::Cidr;
+use clickwrap_domain::webhooks::cidr::{AllowCidrs, Cidr};
 use clickwrap_domain::webhooks::dispatch::RetryPolicy;
 use clickwrap_domain::webhooks::retention::DeliveryRetention;
 use clickwrap_postgres::database::DatabaseUrl;
@@ -60,7 +60,9 @@ pub(crate) struct Config {
     /// `CLICKWRAP_WEBHOOK_RETRY_DELAYS`, in the one grammar of [`RetryPolicy::parse_secs`].
     pub(crate) webhook_retry: RetryPolicy,
     pub(crate) webhook_timeout: Duration,
-    pub(crate) webhook_allow_cidrs: Vec<Cidr>,
+    /// `CLICKWRAP_WEBHOOK_ALLOW_CIDRS`, for the dispatcher, the registration check, the API and
+    /// the console alike.
+    pub(crate) webhook_allow: AllowCidrs,
     pub(crate) webhook_ca_file: Option<String>,
     /// The RFC 3161 time-stamping authority that stamps each certificate's signature (PAdES
     /// B-T); none: certificates are signed without a timestamp (B-B).
@@ -252,7 +254,7 @@ static SETTINGS: [Setting; 30] = [
         set(&mut c.webhook_timeout, seconds(v, 1..=300))
     }),
     Setting::plain("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", Unset, |v, c| {
-        set(&mut c.webhook_allow_cidrs, cidrs("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", v))
+        set(&mut c.webhook_allow, cidrs("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", v).map(AllowCidrs::new))
     }),
     Setting::plain("CLICKWRAP_WEBHOOK_CA_FILE", Unset, |v, c| {
         set(
@@ -330,7 +332,7 @@ impl Config {
             pool_size: 0,
             webhook_retry: RetryPolicy::default(),
             webhook_timeout: Duration::ZERO,
-            webhook_allow_cidrs: Vec::new(),
+            webhook_allow: AllowCidrs::default(),
             webhook_ca_file: None,
             tsa_url: None,
             tsa_timeout: Duration::ZERO,
@@ -475,17 +477,9 @@ fn log_filter(value: &str) -> Result<String, String> {
     Ok(normalized)
 }
 
-/// Ranges separated by commas; each bad one is a line of its own.
+/// Ranges separated by commas, as the domain reads them; each bad one is a line of its own.
 fn cidrs(name: &str, value: &str) -> Result<Vec<Cidr>, Refused> {
-    let mut ranges = Vec::new();
-    let mut problems = Vec::new();
-    for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match part.parse::<Cidr>() {
-            Ok(range) => ranges.push(range),
-            Err(e) => problems.push(format!("{name}: {e}")),
-        }
-    }
-    if problems.is_empty() { Ok(ranges) } else { Err(Refused::Lines(problems)) }
+    Cidr::parse_list(value).map_err(|bad| Refused::Lines(bad.iter().map(|e| format!("{name}: {e}")).collect()))
 }
 
 fn database_url(value: &str) -> Result<DatabaseUrl, String> {

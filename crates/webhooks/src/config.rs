@@ -102,7 +102,7 @@ mod tests {
     #[test]
     fn takes_parsed_settings() {
         let retry = RetryPolicy::new(vec![time::Duration::seconds(1), time::Duration::milliseconds(1500)]).unwrap();
-        let allow = AllowCidrs::parse_list("10.0.0.0/8").unwrap();
+        let allow = AllowCidrs::new(clickwrap_domain::webhooks::cidr::Cidr::parse_list("10.0.0.0/8").unwrap());
         let config =
             DispatcherConfig::with_settings(retry, Duration::from_secs(5), allow, Some(PathBuf::from("ca.pem")));
         assert_eq!(config.retry.delays(), &[time::Duration::seconds(1), time::Duration::milliseconds(1500)]);

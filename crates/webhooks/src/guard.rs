@@ -244,6 +244,7 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
+    use clickwrap_domain::webhooks::cidr::Cidr;
 
     #[derive(Debug, Default)]
     struct Names(HashMap<String, Vec<IpAddr>>);
@@ -315,7 +316,7 @@ mod tests {
     #[tokio::test]
     async fn exemptions_let_their_ranges_through() {
         let dialer = Arc::new(NoDial::default());
-        let allow = AllowCidrs::parse_list("127.0.0.0/8").unwrap();
+        let allow = AllowCidrs::new(Cidr::parse_list("127.0.0.0/8").unwrap());
         let connector = GuardedConnector::new(AddressPolicy::new(allow), names(), dialer.clone());
         let error = connector.connect("https://127.0.0.1:9/".parse().unwrap()).await.unwrap_err();
         assert!(matches!(error, ConnectError::Connect { .. }), "{error}");
@@ -341,7 +342,7 @@ mod tests {
         ] {
             assert!(guard.vet(&url(text)).await.is_err(), "{text}");
         }
-        let exempt = AddressGuard::new(AddressPolicy::new(AllowCidrs::parse_list("10.0.0.0/8").unwrap()), names());
+        let exempt = AddressGuard::new(AddressPolicy::new(AllowCidrs::new(Cidr::parse_list("10.0.0.0/8").unwrap())), names());
         assert_eq!(exempt.vet(&url("https://private.test/")).await, Ok(()));
         assert!(exempt.vet(&url("https://mixed.test/")).await.is_err(), "169.254.169.254 is not exempt");
     }

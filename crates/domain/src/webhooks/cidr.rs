@@ -98,6 +98,23 @@ impl FromStr for Cidr {
     }
 }
 
+impl Cidr {
+    /// The environment form of a list (`CLICKWRAP_WEBHOOK_ALLOW_CIDRS`,
+    /// `CLICKWRAP_TRUSTED_PROXIES`): ranges separated by commas, spaces allowed; empty means none.
+    /// Every bad range is named, in order.
+    pub fn parse_list(text: &str) -> Result<Vec<Self>, Vec<InvalidCidr>> {
+        let mut ranges = Vec::new();
+        let mut bad = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|part| !part.is_empty()) {
+            match part.parse() {
+                Ok(range) => ranges.push(range),
+                Err(invalid) => bad.push(invalid),
+            }
+        }
+        if bad.is_empty() { Ok(ranges) } else { Err(bad) }
+    }
+}
+
 impl fmt::Display for Cidr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.network, self.prefix)
@@ -117,16 +134,6 @@ pub struct AllowCidrs(Vec<Cidr>);
 impl AllowCidrs {
     pub fn new(ranges: Vec<Cidr>) -> Self {
         Self(ranges)
-    }
-
-    /// Parses the environment form: ranges separated by commas (spaces allowed); empty means none.
-    pub fn parse_list(text: &str) -> Result<Self, InvalidCidr> {
-        text.split(',')
-            .map(str::trim)
-            .filter(|part| !part.is_empty())
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map(Self)
     }
 
     pub fn ranges(&self) -> &[Cidr] {
@@ -204,14 +211,23 @@ mod tests {
 
     #[test]
     fn allow_lists_exempt_only_their_ranges() {
-        let allow = AllowCidrs::parse_list(" 127.0.0.0/8 , fd00::/8").unwrap();
+        let allow = AllowCidrs::new(Cidr::parse_list(" 127.0.0.0/8 , fd00::/8").unwrap());
         assert_eq!(allow.ranges().len(), 2);
         assert!(allow.permits(ip("127.0.0.1")));
         assert!(allow.permits(ip("8.8.8.8")));
         assert!(!allow.permits(ip("10.0.0.1")));
         assert!(!allow.permits(ip("169.254.169.254")));
-        assert!(AllowCidrs::parse_list("").unwrap().is_empty());
+        assert!(Cidr::parse_list("").unwrap().is_empty());
+        assert!(Cidr::parse_list(" , ").unwrap().is_empty());
         assert!(!AllowCidrs::default().permits(ip("127.0.0.1")));
-        assert!(AllowCidrs::parse_list("127.0.0.0/8,nope").is_err());
+        assert!(Cidr::parse_list("127.0.0.0/8,nope").is_err());
+    }
+
+    #[test]
+    fn a_list_names_every_bad_range() {
+        assert_eq!(
+            Cidr::parse_list("nope, 10.0.0.0/8, 10.0.0.0/33 ,"),
+            Err(vec![InvalidCidr("nope".to_owned()), InvalidCidr("10.0.0.0/33".to_owned())])
+        );
     }
 }

@@ -270,7 +270,7 @@ async fn start(ports: Ports) -> ClickwrapService {
 }
 
 pub fn loopback() -> AllowCidrs {
-    AllowCidrs::parse_list("127.0.0.0/8, ::1/128").unwrap()
+    AllowCidrs::new(clickwrap_domain::webhooks::cidr::Cidr::parse_list("127.0.0.0/8, ::1/128").unwrap())
 }
 
 impl World {
