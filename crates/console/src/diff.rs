@@ -40,7 +40,7 @@ pub fn diff_lines(a: &str, b: &str) -> Vec<DiffLine> {
         lines.extend(old_middle.iter().map(|line| DiffLine::Removed((*line).to_owned())));
         lines.extend(new_middle.iter().map(|line| DiffLine::Added((*line).to_owned())));
     } else {
-        lines.extend(lcs_diff(old_middle, new_middle));
+        lines.extend(myers_diff(old_middle, new_middle));
     }
     lines.extend(old_rest.iter().skip(old_rest.len() - suffix).map(|line| DiffLine::Same((*line).to_owned())));
     lines
@@ -48,7 +48,7 @@ pub fn diff_lines(a: &str, b: &str) -> Vec<DiffLine> {
 
 /// The diff of two line lists by Myers' algorithm: a shortest edit script, so the `Same` lines
 /// are a longest common subsequence.
-fn lcs_diff(old: &[&str], new: &[&str]) -> Vec<DiffLine> {
+fn myers_diff(old: &[&str], new: &[&str]) -> Vec<DiffLine> {
     capture_diff_slices(Algorithm::Myers, old, new)
         .iter()
         .flat_map(|op| op.iter_changes(old, new))
