@@ -1,7 +1,8 @@
 //! Entity tags of the files the service serves as they are (the console's assets, the SDK
 //! scripts) and the one `If-None-Match` rule both answer by. It is here, though it is a rule of
-//! HTTP, because it is pure text that two driving adapters need alike, and adapters may not
-//! depend on each other; no HTTP type or framework comes with it.
+//! HTTP, because it is pure text that the console (its assets) and the server (the SDK scripts)
+//! need alike, and the domain is what both depend on: the server's script routes should not reach
+//! into the operator console for it. No HTTP type or framework comes with it.
 
 /// A strong entity tag, quoted, from a 64-bit FNV-1a hash of `bytes`: the same bytes give the same
 /// tag on every instance and every start, changed bytes a new one. A cache key, not a security check.
@@ -52,7 +53,10 @@ mod tests {
 
     #[test]
     fn strong_tags_are_quoted_stable_and_differ_per_content() {
+        // FNV-1a's published 64-bit reference values.
         assert_eq!(strong_etag(b""), TAG);
+        assert_eq!(strong_etag(b"a"), "\"af63dc4c8601ec8c\"");
+        assert_eq!(strong_etag(b"foobar"), "\"85944171f73967e8\"");
         assert_eq!(strong_etag(b"body"), strong_etag(b"body"));
         assert_ne!(strong_etag(b"body"), strong_etag(b"other body"));
     }

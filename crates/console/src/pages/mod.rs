@@ -120,13 +120,12 @@ async fn not_found() -> PageResult {
 
 /// A static file with its ETag; an `If-None-Match` that matches it answers 304.
 async fn asset(request: HttpRequest) -> PageResult {
-    let asset = Asset::find(request.path()).ok_or(ConsoleError::NotFound("this file"))?;
-    let etag = asset.etag();
+    let (asset, etag) = Asset::find(request.path()).ok_or(ConsoleError::NotFound("this file"))?;
     let fresh = request
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| if_none_match(tags, &etag));
+        .is_some_and(|tags| if_none_match(tags, etag));
     let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
     response.insert_header((header::ETAG, etag)).insert_header((header::CACHE_CONTROL, "no-cache"));
     Ok(if fresh { response.finish() } else { response.content_type(asset.content_type).body(asset.body) })
