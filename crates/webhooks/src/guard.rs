@@ -342,7 +342,8 @@ mod tests {
         ] {
             assert!(guard.vet(&url(text)).await.is_err(), "{text}");
         }
-        let exempt = AddressGuard::new(AddressPolicy::new(AllowCidrs::new(Cidr::parse_list("10.0.0.0/8").unwrap())), names());
+        let exempt =
+            AddressGuard::new(AddressPolicy::new(AllowCidrs::new(Cidr::parse_list("10.0.0.0/8").unwrap())), names());
         assert_eq!(exempt.vet(&url("https://private.test/")).await, Ok(()));
         assert!(exempt.vet(&url("https://mixed.test/")).await.is_err(), "169.254.169.254 is not exempt");
     }

@@ -11,6 +11,9 @@ use super::parts::*;
 use crate::views::components::{breadcrumbs, csrf_field, fact, language_label, read_only_note};
 use crate::views::layout::{Chrome, page_with_scripts};
 
+/// The SDK script the customizations page loads for its dialog preview.
+const SDK_SCRIPT: &str = "/sdk/v1/clickwrap.js";
+
 /// `GET /console/templates/{id}/customizations`: how the dialog looks and reads, with a preview
 /// through the real SDK (loaded on this page).
 pub fn customizations(chrome: &Chrome<'_>, template: &Template) -> Markup {

@@ -228,36 +228,21 @@ fn version_table(template: &Template, now: Timestamp) -> Markup {
     )
 }
 
-/// GET form to the diff page; `current` preselects `a`, `b` and the language.
-pub(super) fn compare_form(template: &Template, current: Option<(VersionNumber, VersionNumber, Language)>) -> Markup {
-    let count = template.versions.len();
-    let default_a = template.versions.get(count.saturating_sub(2)).map(|v| v.number);
-    let default_b = template.latest_version().map(|v| v.number);
-    let (a, b, language) = match current {
-        Some((a, b, language)) => (Some(a), Some(b), language),
-        None => (default_a, default_b, template.default_language),
-    };
-    let select = |id: &str, name: &str, label: &str, selected: Option<VersionNumber>| {
-        html! {
-            div.field {
-                label for=(id) { (label) }
-                select #(id) name=(name) {
-                    @for version in &template.versions {
-                        option value=(version.number) selected[Some(version.number) == selected] { (version.number) }
+/// The apps a template is linked to, each a link to its page; none means every app.
+fn linked_apps_text(template: &Template, apps: &[App]) -> Markup {
+    if template.app_ids.is_empty() {
+        return html! { "Every app" };
+    }
+    html! {
+        ul.plain-list {
+            @for id in &template.app_ids {
+                li {
+                    @match apps.iter().find(|app| app.id == *id) {
+                        Some(app) => a href={ "/console/apps/" (app.id) } { (app.name) },
+                        None => code.id { (id) },
                     }
                 }
             }
-        }
-    };
-    html! {
-        form.filters method="get" action={ "/console/templates/" (template.id) "/diff" } {
-            (select("compare-a", "a", "From version", a))
-            (select("compare-b", "b", "To version", b))
-            div.field {
-                label for="compare-language" { "Language" }
-                (language_select("compare-language", "language", language))
-            }
-            button.button.secondary type="submit" { "Compare" }
         }
     }
 }

@@ -4,7 +4,7 @@ use clickwrap_domain::Language;
 use clickwrap_domain::templates::models::{Template, TemplateVersion};
 use maud::{Markup, html};
 
-use super::detail::compare_form;
+use super::parts::compare_form;
 use crate::diff::{DiffLine, diff_rows};
 use crate::views::components::{breadcrumbs, empty_state, language_label};
 use crate::views::layout::{Chrome, page};

@@ -5,9 +5,13 @@ use clickwrap_domain::content::placeholders::{PlaceholderName, placeholders_in};
 use clickwrap_domain::templates::models::Template;
 use maud::{Markup, html};
 
-use super::parts::*;
 use crate::views::components::{breadcrumbs, csrf_field, language_label, query_string, read_only_note, sandboxed_html};
 use crate::views::layout::{Chrome, page};
+
+/// The named placeholders an operator can write in content (`{{fullName}}` …), in the domain's
+/// order; the draft editor offers a sample value for each.
+pub(super) const SAMPLE_PLACEHOLDERS: [&str; 9] =
+    ["fullName", "email", "company", "jobTitle", "date", "phoneNumber", "registrationNumber", "vatNumber", "address"];
 
 /// `GET /console/templates/{id}/draft?language=xx`: the draft in one language, with a live
 /// preview (`preview_html`: the server-rendered draft with sample values) in a sandboxed frame.

@@ -99,3 +99,18 @@ pub fn list(
         },
     )
 }
+
+/// The effective version's languages, or else the draft's (marked as such).
+fn languages(template: &Template, now: Timestamp) -> Markup {
+    match template.effective_version(now) {
+        Some(version) => language_list(&version.languages()),
+        None => {
+            let draft: Vec<Language> = template.draft.keys().copied().collect();
+            if draft.is_empty() {
+                html! { span.muted { "none" } }
+            } else {
+                html! { (language_list(&draft)) " " span.muted { "(draft)" } }
+            }
+        }
+    }
+}

@@ -2,8 +2,6 @@
 //! version history, the draft editor with live preview, a published version, the comparison of two
 //! versions, and the dialog customizations.
 
-pub use crate::diff::{DiffLine, diff_lines};
-
 mod customizations;
 mod detail;
 mod diff;

@@ -1,21 +1,12 @@
-//! What the templates' pages share: the draft editor's sample placeholders, the SDK script, badges
-//! and the settings form's fields.
+//! What the templates' pages share: badges, language lists, the settings form's fields and the
+//! versions' compare form.
 
-use clickwrap_domain::apps::models::App;
 use clickwrap_domain::templates::models::Template;
-use clickwrap_domain::templates::versioning::VersionState;
+use clickwrap_domain::templates::versioning::{VersionNumber, VersionState};
 use clickwrap_domain::{Language, Timestamp};
 use maud::{Markup, html};
 
-use crate::views::components::{Tone, badge, language_label};
-
-/// The named placeholders an operator can write in content (`{{fullName}}` …), in the domain's
-/// order; the draft editor offers a sample value for each.
-pub(super) const SAMPLE_PLACEHOLDERS: [&str; 9] =
-    ["fullName", "email", "company", "jobTitle", "date", "phoneNumber", "registrationNumber", "vatNumber", "address"];
-
-/// The SDK script the customizations page loads for its dialog preview.
-pub(super) const SDK_SCRIPT: &str = "/sdk/v1/clickwrap.js";
+use crate::views::components::{Tone, badge, language_label, language_select};
 
 // ---- small shared pieces ---------------------------------------------------------------------------
 
@@ -57,44 +48,11 @@ pub(super) fn tags(template: &Template) -> Markup {
     }
 }
 
-/// The effective version's languages, or else the draft's (marked as such).
-pub(super) fn languages(template: &Template, now: Timestamp) -> Markup {
-    match template.effective_version(now) {
-        Some(version) => language_list(&version.languages()),
-        None => {
-            let draft: Vec<Language> = template.draft.keys().copied().collect();
-            if draft.is_empty() {
-                html! { span.muted { "none" } }
-            } else {
-                html! { (language_list(&draft)) " " span.muted { "(draft)" } }
-            }
-        }
-    }
-}
-
 pub(super) fn language_list(languages: &[Language]) -> Markup {
     html! {
         @for (index, language) in languages.iter().enumerate() {
             @if index > 0 { ", " }
             abbr title=(language_label(*language)) { (language.code()) }
-        }
-    }
-}
-
-pub(super) fn linked_apps_text(template: &Template, apps: &[App]) -> Markup {
-    if template.app_ids.is_empty() {
-        return html! { "Every app" };
-    }
-    html! {
-        ul.plain-list {
-            @for id in &template.app_ids {
-                li {
-                    @match apps.iter().find(|app| app.id == *id) {
-                        Some(app) => a href={ "/console/apps/" (app.id) } { (app.name) },
-                        None => code.id { (id) },
-                    }
-                }
-            }
         }
     }
 }
@@ -115,6 +73,40 @@ pub(super) fn tags_field(id: &str, value: &str) -> Markup {
             input #(id) type="text" name="tags" value=(value) autocomplete="off" spellcheck="false"
                 aria-describedby={ (id) "-hint" };
             p.hint id={ (id) "-hint" } { "Comma separated, like legal, signup. No spaces inside a tag." }
+        }
+    }
+}
+
+/// GET form to the diff page; `current` preselects `a`, `b` and the language.
+pub(super) fn compare_form(template: &Template, current: Option<(VersionNumber, VersionNumber, Language)>) -> Markup {
+    let count = template.versions.len();
+    let default_a = template.versions.get(count.saturating_sub(2)).map(|v| v.number);
+    let default_b = template.latest_version().map(|v| v.number);
+    let (a, b, language) = match current {
+        Some((a, b, language)) => (Some(a), Some(b), language),
+        None => (default_a, default_b, template.default_language),
+    };
+    let select = |id: &str, name: &str, label: &str, selected: Option<VersionNumber>| {
+        html! {
+            div.field {
+                label for=(id) { (label) }
+                select #(id) name=(name) {
+                    @for version in &template.versions {
+                        option value=(version.number) selected[Some(version.number) == selected] { (version.number) }
+                    }
+                }
+            }
+        }
+    };
+    html! {
+        form.filters method="get" action={ "/console/templates/" (template.id) "/diff" } {
+            (select("compare-a", "a", "From version", a))
+            (select("compare-b", "b", "To version", b))
+            div.field {
+                label for="compare-language" { "Language" }
+                (language_select("compare-language", "language", language))
+            }
+            button.button.secondary type="submit" { "Compare" }
         }
     }
 }

@@ -6,7 +6,7 @@ use clickwrap_domain::content::placeholders::PlaceholderName;
 use clickwrap_domain::templates::customizations::{AgreementMode, Color, TextOverrides};
 use clickwrap_domain::{AppId, Language};
 
-use super::parts::SAMPLE_PLACEHOLDERS;
+use super::draft::SAMPLE_PLACEHOLDERS;
 use super::*;
 use crate::views::test_support::*;
 
@@ -194,7 +194,7 @@ fn version_page_shows_each_language_sandboxed_with_source() {
 fn diff_page_side_by_side_with_markers_in_words() {
     let t = template("T");
     let (a, b) = (t.versions.first().unwrap(), t.versions.get(2).unwrap());
-    let lines = diff_lines(
+    let lines = crate::diff::diff_lines(
         a.content.get(&Language::English).unwrap().as_str(),
         b.content.get(&Language::English).unwrap().as_str(),
     );
