@@ -2,7 +2,9 @@
 //!
 //! - [`dispatcher`]: works off the outbox that verification writes (`webhook_deliveries`), through
 //!   the domain's [`DeliveryStore`](clickwrap_domain::ports::DeliveryStore) port: leases due
-//!   deliveries, sends each attempt with a fresh signature, records it, retries on the domain's
+//!   deliveries, sends each attempt with fresh signatures (the spec's `X-Service-Signature` and
+//!   the Standard Webhooks `webhook-signature`, under a `webhook-id` that every attempt and
+//!   redelivery of the message shares), records it, retries on the domain's
 //!   [`RetryPolicy`](clickwrap_domain::webhooks::dispatch::RetryPolicy).
 //! - [`client`]: the HTTPS client (hyper 1, rustls with Mozilla's roots plus an optional CA file),
 //!   one time limit per attempt, redirects not followed.
@@ -32,7 +34,7 @@ pub mod dispatcher;
 pub mod guard;
 pub mod receiver;
 
-pub use client::{ClientSettings, WebhookClient};
+pub use client::{ClientSettings, SignedHeaders, WebhookClient};
 pub use config::DispatcherConfig;
 pub use dispatcher::{Dispatcher, DispatcherError, DispatcherStats, RunningDispatcher, ShutdownReport, Waker};
 pub use guard::{AddressGuard, AddressPolicy};
