@@ -2,7 +2,8 @@
 //! code anew from `docs/openapi.json`; `cargo xtask clients` (the `clients` step of `ci`) fails when
 //! the checked-in generated code differs from a fresh generation (the TypeScript library's own
 //! tests check that of its one generated file), then runs each library's tests, unit and against a
-//! real `clickwrap-server demo`.
+//! real `clickwrap-server demo`: among them, real deliveries verified by the official Standard
+//! Webhooks packages (`standardwebhooks` from PyPI and npm, pinned by each library's lock).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -51,7 +52,8 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&fresh_python);
     generate_python(root, &fresh_python)?;
     same_tree(&fresh_python, &root.join(PYTHON_GENERATED))?;
-    npm_ci_unless_installed(&root.join(TYPESCRIPT_DIR), "openapi-typescript")?;
+    // Named by its newest dependency, so that a tree installed before it came is installed anew.
+    npm_ci_unless_installed(&root.join(TYPESCRIPT_DIR), "standardwebhooks")?;
 
     let python = python_with_test_dependencies(root, &scratch.join("python-venv"))?;
     let mut trusted = String::new();
@@ -62,8 +64,13 @@ pub(crate) fn run(root: &Path) -> Result<(), String> {
     std::fs::write(&trusted_file, trusted).map_err(|e| format!("cannot write {}: {e}", trusted_file.display()))?;
     let trusted_file = trusted_file.to_string_lossy().into_owned();
 
-    let server_env =
-        [("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8"), ("CLICKWRAP_WEBHOOK_CA_FILE", trusted_file.as_str())];
+    // Retries a second apart: the libraries' end-to-end tests see a retry and a redelivery keep the
+    // message's `webhook-id`, and do not wait out the default minute.
+    let server_env = [
+        ("CLICKWRAP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8"),
+        ("CLICKWRAP_WEBHOOK_CA_FILE", trusted_file.as_str()),
+        ("CLICKWRAP_WEBHOOK_RETRY_DELAYS", "1,1,1"),
+    ];
     with_demo_server(root, &server_env, |server| {
         println!("    Python library: unit tests and the operator's flow against the real server");
         // The checked-in sources, not a copy installed earlier, are what is tested.

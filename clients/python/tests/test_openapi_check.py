@@ -94,9 +94,14 @@ def test_a_request_that_violates_the_document_is_named():
 
 def test_a_webhook_that_violates_the_document_is_named():
     headers = {"Content-Type": "application/json", "X-Service-Signature": "md5=abc", "X-Service-Timestamp": "1"}
-    [signature, body] = webhook_mismatches(headers, b"{}")
+    standard = {"webhook-id": "msg_1", "webhook-timestamp": "1", "webhook-signature": "v1," + "A" * 43 + "="}
+    [signature, body] = webhook_mismatches({**headers, **standard}, b"{}")
     assert "X-Service-Signature" in signature
     assert "is a required property" in body
+    # The Standard Webhooks headers are documented too: without them, each is named.
+    missing = webhook_mismatches(headers, b"{}")
+    for name in standard:
+        assert any(name in mismatch for mismatch in missing), (name, missing)
 
 
 def test_the_recorder_checks_what_a_watched_client_exchanged_problems_included():

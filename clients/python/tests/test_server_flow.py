@@ -14,6 +14,7 @@ failing on any mismatch.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import queue
 import time
@@ -22,10 +23,11 @@ from datetime import UTC, datetime
 
 import pytest
 from openapi_check import TrafficRecorder, webhook_mismatches
+from standardwebhooks import Webhook
 from webhook_receiver import CA_FILE, Delivery, WebhookReceiver
 
-from clickwrap import Clickwrap, ClickwrapError, verify_webhook
-from clickwrap.generated.api.operator import list_webhook_deliveries
+from clickwrap import Clickwrap, ClickwrapError, event_id, verify_standard_webhook, verify_webhook
+from clickwrap.generated.api.operator import list_webhook_deliveries, redeliver_webhook
 from clickwrap.generated.api.public_client import get_clickwrap, get_signing_certificate, record_clickwrap_action
 from clickwrap.generated.models import (
     Action,
@@ -34,6 +36,7 @@ from clickwrap.generated.models import (
     PresentationMode,
     RecordActionRequest,
     RecordActionResponse,
+    WebhookDelivery,
     WebhookDeliveryPage,
 )
 
@@ -209,6 +212,73 @@ def test_a_webhook_of_a_verification_is_checked_by_verify_webhook(operator, traf
 
     assert webhook_mismatches(delivery.headers, delivery.body) == []
     traffic.assert_matches_document(at_least=8)
+
+
+def test_the_official_standardwebhooks_library_verifies_real_deliveries_and_retries_keep_the_id(operator, traffic):
+    """The official `standardwebhooks` package from PyPI, unchanged, given the secret exactly as the
+    service showed it, verifies a real delivery, its retry (the receiver answers 500 first) and an
+    operator's redelivery; all three carry the same `webhook-id` and the same body."""
+    with WebhookReceiver(statuses=[500]) as receiver:
+        app = operator.create_app(unique("Python standard webhooks"), webhook_url=receiver.url)
+        app_id = str(app.app_id)
+        template_id = published_template(operator, app_id)
+        with traffic.watch(Clickwrap(BASE_URL, app_id=app_id, app_key=app.app_key)) as backend:
+            signature = sdk_side_request(backend, app_id, template_id, unique("python-sw-user"), Action.ACCEPTED)
+            verified_id = str(backend.verify_signature(signature).clickwrap_event_id)
+
+        first = next_delivery(receiver, "the first attempt")
+        retry = next_delivery(receiver, "the retry after the receiver's 500 (CLICKWRAP_WEBHOOK_RETRY_DELAYS=1,1,1)")
+        delivery = delivered_after_attempts(operator, app_id, 2)
+        redeliver_webhook.sync(delivery.delivery_id, client=operator.operator_client)
+        redelivered = next_delivery(receiver, "the operator's redelivery")
+
+    secret = app.webhook_signing_secret
+    assert secret.startswith("whsec_") and len(secret) == len("whsec_") + 44, "base64 of 32 bytes"
+    official = Webhook(secret)
+    for delivery in (first, retry, redelivered):
+        event = official.verify(delivery.body, delivery.headers)
+        assert event["eventType"] == "CLICKWRAP_EVENT_VERIFIED"
+        assert event["data"]["clickwrapEventId"] == verified_id
+        assert event_id(delivery.headers) == f"msg_{verified_id}"
+        assert delivery.body == first.body, "the same bytes on every attempt"
+        assert verify_standard_webhook(delivery.body, delivery.headers, secret) == event
+        assert verify_webhook(delivery.body, delivery.headers, secret) == event
+        headers = {name.lower(): value for name, value in delivery.headers.items()}
+        assert headers["webhook-timestamp"] == headers["x-service-timestamp"]
+        assert webhook_mismatches(delivery.headers, delivery.body) == []
+    # The body's own time is when the message was made, RFC 3339.
+    made_at = datetime.fromisoformat(json_body(first)["timestamp"])
+    assert abs((datetime.now(UTC) - made_at).total_seconds()) < 300
+
+    # Another app's secret does not verify it.
+    with pytest.raises(Exception, match="signature"):
+        Webhook("whsec_" + "A" * 43 + "=").verify(first.body, first.headers)
+    traffic.assert_matches_document(at_least=6)
+
+
+def delivered_after_attempts(operator: Clickwrap, app_id: str, attempts: int) -> WebhookDelivery:
+    """The app's one delivery once its history records it DELIVERED after `attempts` attempts (the
+    service records an attempt just after the receiver answers)."""
+    deadline = time.monotonic() + WEBHOOK_WAIT_SECONDS
+    while True:
+        page = list_webhook_deliveries.sync(uuid.UUID(app_id), client=operator.operator_client)
+        assert isinstance(page, WebhookDeliveryPage) and len(page.items) == 1
+        delivery = page.items[0]
+        if str(delivery.state) == "DELIVERED" or time.monotonic() > deadline:
+            assert (str(delivery.state), delivery.attempts) == ("DELIVERED", attempts)
+            return delivery
+        time.sleep(0.2)
+
+
+def next_delivery(receiver: WebhookReceiver, what: str) -> Delivery:
+    try:
+        return receiver.deliveries.get(timeout=WEBHOOK_WAIT_SECONDS)
+    except queue.Empty:
+        pytest.fail(f"{what} did not arrive within {WEBHOOK_WAIT_SECONDS} s")
+
+
+def json_body(delivery: Delivery) -> dict:
+    return json.loads(delivery.body)
 
 
 def receive_webhook(receiver: WebhookReceiver, operator: Clickwrap, app_id: str) -> Delivery:

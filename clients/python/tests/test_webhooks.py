@@ -1,12 +1,16 @@
-"""verify_webhook against requests signed here the way docs/webhooks.md says the service signs them."""
+"""verify_webhook and verify_standard_webhook against requests signed here the way docs/webhooks.md says
+the service signs them, and the official standardwebhooks library against the same rule."""
 
+import base64
 import hashlib
 import hmac
 import json
+from datetime import UTC, datetime
 
 import pytest
+from standardwebhooks import Webhook
 
-from clickwrap import WebhookVerificationError, verify_webhook
+from clickwrap import WebhookVerificationError, event_id, verify_standard_webhook, verify_webhook
 
 SECRET = "whsec_c2VjcmV0LWZvci10aGUtdGVzdHMtb25seQ"
 NOW = 1_795_000_000
@@ -135,3 +139,87 @@ def test_an_empty_secret_is_refused_rather_than_used_as_a_key(secret):
     headers = signed_headers(secret="")
     with pytest.raises(ValueError, match="secret"):
         verify_webhook(BODY, headers, secret, now=NOW)
+
+
+# Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
+
+# A secret of the format the service hands out now (base64 of 32 bytes), and one of the first
+# format (64 hex digits), which apps made before still have: hex text is base64 text too.
+NEW_SECRET = "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+HEX_SECRET = "whsec_000102030405060708090a0b0c0d0e0ff0e1d2c3b4a5968778695a4b3c2d1eff"
+MSG_ID = "msg_0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b"
+
+
+def standard_headers(
+    body: bytes = BODY, timestamp: int = NOW, secret: str = NEW_SECRET, msg_id: str = MSG_ID
+) -> dict[str, str]:
+    """The Standard Webhooks headers, written out from the documented rule, not with the library."""
+    key = base64.b64decode(secret.removeprefix("whsec_"))
+    digest = hmac.new(key, f"{msg_id}.{timestamp}.".encode() + body, hashlib.sha256).digest()
+    return {
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": "v1," + base64.b64encode(digest).decode(),
+    }
+
+
+def standard_reason(body: bytes, headers: dict[str, str], secret: str = NEW_SECRET, **options) -> str:
+    with pytest.raises(WebhookVerificationError) as raised:
+        verify_standard_webhook(body, headers, secret, now=options.pop("now", NOW), **options)
+    return raised.value.reason
+
+
+@pytest.mark.parametrize("secret", [NEW_SECRET, HEX_SECRET])
+def test_standard_webhooks_authentic_requests_with_either_secret_format(secret):
+    headers = standard_headers(secret=secret)
+    event = verify_standard_webhook(BODY, headers, secret, now=NOW)
+    assert event["eventType"] == "CLICKWRAP_EVENT_VERIFIED"
+    assert event_id(headers) == MSG_ID
+    other = HEX_SECRET if secret == NEW_SECRET else NEW_SECRET
+    assert standard_reason(BODY, headers, secret=other) == "SIGNATURE_MISMATCH"
+
+
+@pytest.mark.parametrize("secret", [NEW_SECRET, HEX_SECRET])
+def test_the_official_library_signs_as_the_documented_rule_with_either_secret_format(secret):
+    official = Webhook(secret).sign(MSG_ID, datetime.fromtimestamp(NOW, tz=UTC), BODY.decode())
+    assert official == standard_headers(secret=secret)["webhook-signature"]
+
+
+def test_the_services_own_test_vectors_for_both_secret_formats():
+    # The known answers of crates/domain/src/webhooks/signing.rs, checked with the official library.
+    body = (
+        b'{"eventType":"CLICKWRAP_EVENT_VERIFIED","timestamp":"2025-11-22T07:15:03.000Z",'
+        b'"data":{"clickwrapEventId":"0190b7c4-2a1e-7cc3-9f00-5d1e2f3a4b5c"}}'
+    )
+    at = datetime.fromtimestamp(1_763_795_703, tz=UTC)
+    msg_id = "msg_0190b7c4-2a1e-7cc3-9f00-5d1e2f3a4b5c"
+    assert Webhook(HEX_SECRET).sign(msg_id, at, body.decode()) == "v1,ZF7K2pn//8iqgd6fh2CSW0n5GiDNUoUMCBJItUXzLT0="
+    assert Webhook(NEW_SECRET).sign(msg_id, at, body.decode()) == "v1,v899I3vS7fBR5yxM9Nxpnl5vW6X58ZVQYQsU+fUVBF8="
+
+
+def test_standard_webhooks_refusals():
+    assert standard_reason(BODY.replace(b"ACCEPTED", b"DECLINED"), standard_headers()) == "SIGNATURE_MISMATCH"
+    other_id = standard_headers()
+    other_id["webhook-id"] = "msg_other"
+    assert standard_reason(BODY, other_id) == "SIGNATURE_MISMATCH"
+    assert standard_reason(BODY, standard_headers(timestamp=NOW - 301)) == "STALE_TIMESTAMP"
+    for missing in ["webhook-id", "webhook-timestamp", "webhook-signature"]:
+        headers = standard_headers()
+        del headers[missing]
+        assert standard_reason(BODY, headers) == "MISSING_HEADER", missing
+    malformed = standard_headers()
+    malformed["webhook-signature"] = "v2," + malformed["webhook-signature"][3:]
+    assert standard_reason(BODY, malformed) == "MALFORMED_SIGNATURE"
+
+
+def test_several_signatures_any_of_which_matches_are_accepted():
+    headers = standard_headers()
+    wrong = standard_headers(secret=HEX_SECRET)["webhook-signature"]
+    headers["webhook-signature"] = f"{wrong} {headers['webhook-signature']}"
+    assert verify_standard_webhook(BODY, headers, NEW_SECRET, now=NOW)
+
+
+@pytest.mark.parametrize("secret", ["", "whsec_", "whsec_not base64!"])
+def test_a_secret_that_is_not_base64_is_a_configuration_error(secret):
+    with pytest.raises(ValueError, match="secret"):
+        verify_standard_webhook(BODY, standard_headers(), secret, now=NOW)

@@ -25,11 +25,13 @@ class Delivery:
 
 
 class WebhookReceiver:
-    """Receives on `url`; each request's raw headers and body land in `deliveries`."""
+    """Receives on `url`; each request's raw headers and body land in `deliveries`. It answers the
+    requests with `statuses` in turn (a 500 makes the service retry), then with 200."""
 
-    def __init__(self) -> None:
+    def __init__(self, statuses: list[int] | None = None) -> None:
         self.deliveries: queue.Queue[Delivery] = queue.Queue()
         deliveries = self.deliveries
+        answers = list(statuses or [])
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -37,7 +39,7 @@ class WebhookReceiver:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 deliveries.put(Delivery(dict(self.headers.items()), body))
-                self.send_response(200)
+                self.send_response(answers.pop(0) if answers else 200)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

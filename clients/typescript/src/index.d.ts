@@ -14,7 +14,24 @@ export type ProblemCode = Schemas['ProblemCode'];
 export type ClickwrapEvent = Schemas['ClickwrapEvent'];
 export type VerifiedEvent = Schemas['VerifiedEvent'];
 export type EventDetails = Schemas['EventDetails'];
+/** The body of CLICKWRAP_EVENT_VERIFIED, what the app's webhook URL receives. */
 export type WebhookPayload = Schemas['WebhookPayload'];
+/** Every webhook event type (only CLICKWRAP_EVENT_VERIFIED is sent today). */
+export type WebhookEventType = Schemas['WebhookEventType'];
+export type ClickwrapEventVerifiedWebhook = Schemas['WebhookPayload'];
+export type ClickwrapEventWithdrawnWebhook = Schemas['ClickwrapEventWithdrawnWebhook'];
+export type TemplateVersionEffectiveWebhook = Schemas['TemplateVersionEffectiveWebhook'];
+export type ReacceptanceDeadlinePassedWebhook = Schemas['ReacceptanceDeadlinePassedWebhook'];
+export type EndUserErasedWebhook = Schemas['EndUserErasedWebhook'];
+export type WebhookTestWebhook = Schemas['WebhookTestWebhook'];
+/** A webhook body of any event type, `{ eventType, timestamp, data }`: narrow it on `eventType`. */
+export type WebhookEvent =
+  | ClickwrapEventVerifiedWebhook
+  | ClickwrapEventWithdrawnWebhook
+  | TemplateVersionEffectiveWebhook
+  | ReacceptanceDeadlinePassedWebhook
+  | EndUserErasedWebhook
+  | WebhookTestWebhook;
 /** The filters of GET /public-client/v1/clickwrap-events. */
 export type EventsQuery = NonNullable<operations['listClickwrapEvents']['parameters']['query']>;
 /** The filters of GET /operator/v1/events. */
@@ -114,7 +131,11 @@ export function retryingFetch(
 
 export const SIGNATURE_HEADER: 'X-Service-Signature';
 export const TIMESTAMP_HEADER: 'X-Service-Timestamp';
+export const STANDARD_ID_HEADER: 'webhook-id';
+export const STANDARD_TIMESTAMP_HEADER: 'webhook-timestamp';
+export const STANDARD_SIGNATURE_HEADER: 'webhook-signature';
 export const DEFAULT_TOLERANCE_SECONDS: 300;
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[];
 
 export type WebhookVerificationReason =
   | 'MISSING_HEADER'
@@ -153,3 +174,22 @@ export function verifyWebhook(
   secret: string,
   options?: VerifyWebhookOptions,
 ): WebhookPayload;
+
+/**
+ * Checks a webhook's Standard Webhooks signature (webhook-id, webhook-timestamp,
+ * webhook-signature; constant time) as the official `standardwebhooks` libraries do, then parses
+ * the body. Throws WebhookVerificationError when anything is wrong.
+ *
+ * @param body the raw body exactly as received
+ * @param headers a fetch Headers, or a plain object such as Node's request.headers
+ * @param secret the app's webhook signing secret, exactly as shown (whsec_…)
+ */
+export function verifyStandardWebhook(
+  body: string | Uint8Array,
+  headers: Headers | Record<string, string | string[] | undefined>,
+  secret: string,
+  options?: VerifyWebhookOptions,
+): WebhookEvent;
+
+/** The webhook's message id (webhook-id): the same on every attempt and redelivery, the idempotency key. */
+export function webhookId(headers: Headers | Record<string, string | string[] | undefined>): string;

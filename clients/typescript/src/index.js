@@ -5,7 +5,13 @@ export { DEFAULT_RETRY, retryingFetch } from './retry.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
   SIGNATURE_HEADER,
+  STANDARD_ID_HEADER,
+  STANDARD_SIGNATURE_HEADER,
+  STANDARD_TIMESTAMP_HEADER,
   TIMESTAMP_HEADER,
+  WEBHOOK_EVENT_TYPES,
   WebhookVerificationError,
+  verifyStandardWebhook,
   verifyWebhook,
+  webhookId,
 } from './webhooks.js';

@@ -1728,10 +1728,110 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * CLICKWRAP_EVENT_VERIFIED, sent to the app's webhook URL
-         * @description Sent once `POST /public-client/v1/clickwrap/verify` succeeded and the event is final. Verify `X-Service-Signature` = `sha256=` + hex HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>` keyed by the app's webhook signing secret, compared in constant time on the raw body; reject stale timestamps (the reference handlers allow 300 seconds of skew); be idempotent on `clickwrapEventId`. Any answer but 200 is a failure: up to 3 retries with exponential backoff from 60 to 300 seconds, 10 seconds per attempt, redirects not followed.
+         * CLICKWRAP_EVENT_VERIFIED
+         * @description Sent to the app's webhook URL once `POST /public-client/v1/clickwrap/verify` succeeded and the event is final; for this type `webhook-id` is `msg_` + `data.clickwrapEventId`. Every delivery is signed twice over the same raw body: the spec's `X-Service-Signature` and the Standard Webhooks v1 `webhook-signature` (verify it with the official `standardwebhooks` libraries, given the secret as shown). Reject stale timestamps (300 seconds of skew either way); be idempotent on `webhook-id`. Any answer but 200 is a failure: up to 3 retries with exponential backoff from 60 to 300 seconds, 10 seconds per attempt, redirects not followed.
          */
         post: operations["clickwrapEventVerifiedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    clickwrapEventWithdrawn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * CLICKWRAP_EVENT_WITHDRAWN
+         * @description An end user withdrew an acceptance (defined; not sent yet). Every delivery is signed twice over the same raw body: the spec's `X-Service-Signature` and the Standard Webhooks v1 `webhook-signature` (verify it with the official `standardwebhooks` libraries, given the secret as shown). Reject stale timestamps (300 seconds of skew either way); be idempotent on `webhook-id`. Any answer but 200 is a failure: up to 3 retries with exponential backoff from 60 to 300 seconds, 10 seconds per attempt, redirects not followed.
+         */
+        post: operations["clickwrapEventWithdrawnWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    templateVersionEffective: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * TEMPLATE_VERSION_EFFECTIVE
+         * @description A template version became effective, a scheduled one at its time, sent once (defined; not sent yet). Every delivery is signed twice over the same raw body: the spec's `X-Service-Signature` and the Standard Webhooks v1 `webhook-signature` (verify it with the official `standardwebhooks` libraries, given the secret as shown). Reject stale timestamps (300 seconds of skew either way); be idempotent on `webhook-id`. Any answer but 200 is a failure: up to 3 retries with exponential backoff from 60 to 300 seconds, 10 seconds per attempt, redirects not followed.
+         */
+        post: operations["templateVersionEffectiveWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    reacceptanceDeadlinePassed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * REACCEPTANCE_DEADLINE_PASSED
+         * @description A version's re-acceptance deadline passed, once per version (defined; not sent yet). Every delivery is signed twice over the same raw body: the spec's `X-Service-Signature` and the Standard Webhooks v1 `webhook-signature` (verify it with the official `standardwebhooks` libraries, given the secret as shown). Reject stale timestamps (300 seconds of skew either way); be idempotent on `webhook-id`. Any answer but 200 is a failure: up to 3 retries with exponential backoff from 60 to 300 seconds, 10 seconds per attempt, redirects not followed.
+         */
+        post: operations["reacceptanceDeadlinePassedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    endUserErased: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * END_USER_ERASED
+         * @description An end user's personal data was erased (defined; not sent yet). Every delivery is signed twice over the same raw body: the spec's `X-Service-Signature` and the Standard Webhooks v1 `webhook-signature` (verify it with the official `standardwebhooks` libraries, given the secret as shown). Reject stale timestamps (300 seconds of skew either way); be idempotent on `webhook-id`. Any answer but 200 is a failure: up to 3 retries with exponential backoff from 60 to 300 seconds, 10 seconds per attempt, redirects not followed.
+         */
+        post: operations["endUserErasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WEBHOOK_TEST
+         * @description Sent only by "send test event" to one endpoint (defined; not sent yet). Every delivery is signed twice over the same raw body: the spec's `X-Service-Signature` and the Standard Webhooks v1 `webhook-signature` (verify it with the official `standardwebhooks` libraries, given the secret as shown). Reject stale timestamps (300 seconds of skew either way); be idempotent on `webhook-id`. Any answer but 200 is a failure: up to 3 retries with exponential backoff from 60 to 300 seconds, 10 seconds per attempt, redirects not followed.
+         */
+        post: operations["webhookTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2061,7 +2161,7 @@ export interface components {
         AppCreated: components["schemas"]["App"] & {
             /** @description The App Key: secret, server-side only. */
             appKey: string;
-            /** @description Signs the webhooks (`X-Service-Signature`). */
+            /** @description Signs the webhooks (`X-Service-Signature` and the Standard Webhooks `webhook-signature`): `whsec_` + base64 of 32 random bytes. Give it as shown to the official `standardwebhooks` libraries. */
             webhookSigningSecret: string;
         };
         AppList: {
@@ -2083,6 +2183,7 @@ export interface components {
             oldKeyExpiresAt: string;
         };
         WebhookSigningSecret: {
+            /** @description `whsec_` + base64 (standard alphabet, padded) of 32 random bytes, the Standard Webhooks format; secrets made before are `whsec_` + 64 hex digits and keep working. Give it as shown to the official `standardwebhooks` libraries; the spec's `X-Service-Signature` is keyed by its text. */
             webhookSigningSecret: string;
         };
         CreateAppRequest: {
@@ -2211,9 +2312,11 @@ export interface components {
             periodStart: components["schemas"]["Timestamp"];
             periodEnd: components["schemas"]["Timestamp"];
         };
+        /** @description The body of `CLICKWRAP_EVENT_VERIFIED`. */
         WebhookPayload: {
             /** @constant */
             eventType: "CLICKWRAP_EVENT_VERIFIED";
+            timestamp: components["schemas"]["Timestamp"];
             data: components["schemas"]["VerifiedEvent"];
         };
         WebhookAttempt: {
@@ -2234,8 +2337,7 @@ export interface components {
             appId: string;
             /** Format: uuid */
             clickwrapEventId: string;
-            /** @enum {string} */
-            eventType: "CLICKWRAP_EVENT_VERIFIED";
+            eventType: components["schemas"]["WebhookEventType"];
             state: components["schemas"]["WebhookState"];
             attempts: number;
             /** Format: date-time */
@@ -2406,6 +2508,93 @@ export interface components {
          * @enum {string}
          */
         PresentationMode: "DIALOG" | "INLINE";
+        /**
+         * @description Every webhook event type. Only `CLICKWRAP_EVENT_VERIFIED` is sent today; the others belong to the features that emit them.
+         * @enum {string}
+         */
+        WebhookEventType: "CLICKWRAP_EVENT_VERIFIED" | "CLICKWRAP_EVENT_WITHDRAWN" | "TEMPLATE_VERSION_EFFECTIVE" | "REACCEPTANCE_DEADLINE_PASSED" | "END_USER_ERASED" | "WEBHOOK_TEST";
+        /** @description A withdrawal: the withdrawal event's fields, and `withdraws`, the acceptance it ends. */
+        ClickwrapEventWithdrawnData: {
+            /** @constant */
+            clickwrapEventStatus: "WITHDRAWN";
+            clickwrapEventId: components["schemas"]["Uuid"];
+            clickwrapTemplateId: components["schemas"]["Uuid"];
+            clickwrapTemplateVersion: components["schemas"]["VersionNumber"];
+            clickwrapTemplateVersionMinor: components["schemas"]["VersionNumber"];
+            endUserId: components["schemas"]["EndUserId"];
+            templatePlaceholders: string | null;
+            technicalMetadata: string;
+            actionAt: components["schemas"]["Timestamp"];
+            effectiveAt: components["schemas"]["Timestamp"];
+            withdraws: components["schemas"]["Uuid"];
+        };
+        /** @description The body of `CLICKWRAP_EVENT_WITHDRAWN`. */
+        ClickwrapEventWithdrawnWebhook: {
+            /** @constant */
+            eventType: "CLICKWRAP_EVENT_WITHDRAWN";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["ClickwrapEventWithdrawnData"];
+        };
+        TemplateVersionEffectiveData: {
+            clickwrapTemplateId: components["schemas"]["Uuid"];
+            clickwrapTemplateVersion: components["schemas"]["VersionNumber"];
+            clickwrapTemplateVersionMinor: components["schemas"]["VersionNumber"];
+            effectiveAt: components["schemas"]["Timestamp"];
+            requireReacceptance: boolean;
+            /** @description The re-acceptance deadline, if the version sets one. */
+            acceptBy: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description The body of `TEMPLATE_VERSION_EFFECTIVE`: a version became effective (a scheduled one at its time), sent once. */
+        TemplateVersionEffectiveWebhook: {
+            /** @constant */
+            eventType: "TEMPLATE_VERSION_EFFECTIVE";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["TemplateVersionEffectiveData"];
+        };
+        /** @description The version whose re-acceptance deadline passed, and its campaign's counts then. */
+        ReacceptanceDeadlinePassedData: {
+            clickwrapTemplateId: components["schemas"]["Uuid"];
+            clickwrapTemplateVersion: components["schemas"]["VersionNumber"];
+            clickwrapTemplateVersionMinor: components["schemas"]["VersionNumber"];
+            acceptBy: components["schemas"]["Timestamp"];
+            required: number;
+            accepted: number;
+            declined: number;
+            withdrawn: number;
+            outstanding: number;
+        };
+        /** @description The body of `REACCEPTANCE_DEADLINE_PASSED`, sent once per version. */
+        ReacceptanceDeadlinePassedWebhook: {
+            /** @constant */
+            eventType: "REACCEPTANCE_DEADLINE_PASSED";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["ReacceptanceDeadlinePassedData"];
+        };
+        EndUserErasedData: {
+            endUserId: components["schemas"]["EndUserId"];
+            erasedAt: components["schemas"]["Timestamp"];
+            /** @description How many of the end user's events were erased. */
+            events: number;
+        };
+        /** @description The body of `END_USER_ERASED`. */
+        EndUserErasedWebhook: {
+            /** @constant */
+            eventType: "END_USER_ERASED";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["EndUserErasedData"];
+        };
+        WebhookTestData: {
+            /** @description The endpoint the test was sent to. */
+            webhookEndpointId: string;
+            sentAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The body of `WEBHOOK_TEST`, sent only by "send test event" to one endpoint. */
+        WebhookTestWebhook: {
+            /** @constant */
+            eventType: "WEBHOOK_TEST";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["WebhookTestData"];
+        };
     };
     responses: {
         /** @description The PDF, as a download. */
@@ -2733,6 +2922,16 @@ export interface components {
         ConsoleCursor: string;
         /** @description An `ETag` this route gave before: when it is still current, the answer is 304 without a body. */
         IfNoneMatch: string;
+        /** @description The spec's signature: `sha256=` + lowercase hex HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>`, keyed by the bytes of the signing secret's text as shown (`whsec_…` included). */
+        ServiceSignatureHeader: string;
+        /** @description Unix time in seconds, part of the signed payload; fresh on every attempt. */
+        ServiceTimestampHeader: number;
+        /** @description Standard Webhooks: the message id, the same on every attempt and every redelivery of the message. Use it as the idempotency key. */
+        WebhookIdHeader: string;
+        /** @description Standard Webhooks: Unix time in seconds, equal to `X-Service-Timestamp`. */
+        WebhookTimestampHeader: number;
+        /** @description Standard Webhooks v1: `v1,` + base64 of HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed by the signing secret after `whsec_`, base64-decoded, as the official `standardwebhooks` libraries key it; several signatures are separated by spaces. */
+        WebhookSignatureHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -3528,7 +3727,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookSigningSecret": "whsec_3c9a1e7f5b2d4a6c8e0f1a3b5c7d9e1f3c9a1e7f5b2d4a6c8e0f1a3b5c7d9e1f"
+                     *       "webhookSigningSecret": "whsec_PJoef1stSmyODxo7XH2eHzyaHn9bLUpsjg8aO1x9nh8="
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookSigningSecret"];
@@ -5967,9 +6166,16 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                "X-Service-Signature": string;
-                /** @description Unix time in seconds, part of the signed payload. */
-                "X-Service-Timestamp": number;
+                /** @description The spec's signature: `sha256=` + lowercase hex HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>`, keyed by the bytes of the signing secret's text as shown (`whsec_…` included). */
+                "X-Service-Signature": components["parameters"]["ServiceSignatureHeader"];
+                /** @description Unix time in seconds, part of the signed payload; fresh on every attempt. */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestampHeader"];
+                /** @description Standard Webhooks: the message id, the same on every attempt and every redelivery of the message. Use it as the idempotency key. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Standard Webhooks: Unix time in seconds, equal to `X-Service-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Standard Webhooks v1: `v1,` + base64 of HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed by the signing secret after `whsec_`, base64-decoded, as the official `standardwebhooks` libraries key it; several signatures are separated by spaces. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
             cookie?: never;
@@ -5977,6 +6183,171 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other status, 201 and 204 included, is a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clickwrapEventWithdrawnWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The spec's signature: `sha256=` + lowercase hex HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>`, keyed by the bytes of the signing secret's text as shown (`whsec_…` included). */
+                "X-Service-Signature": components["parameters"]["ServiceSignatureHeader"];
+                /** @description Unix time in seconds, part of the signed payload; fresh on every attempt. */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestampHeader"];
+                /** @description Standard Webhooks: the message id, the same on every attempt and every redelivery of the message. Use it as the idempotency key. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Standard Webhooks: Unix time in seconds, equal to `X-Service-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Standard Webhooks v1: `v1,` + base64 of HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed by the signing secret after `whsec_`, base64-decoded, as the official `standardwebhooks` libraries key it; several signatures are separated by spaces. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClickwrapEventWithdrawnWebhook"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other status, 201 and 204 included, is a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    templateVersionEffectiveWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The spec's signature: `sha256=` + lowercase hex HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>`, keyed by the bytes of the signing secret's text as shown (`whsec_…` included). */
+                "X-Service-Signature": components["parameters"]["ServiceSignatureHeader"];
+                /** @description Unix time in seconds, part of the signed payload; fresh on every attempt. */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestampHeader"];
+                /** @description Standard Webhooks: the message id, the same on every attempt and every redelivery of the message. Use it as the idempotency key. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Standard Webhooks: Unix time in seconds, equal to `X-Service-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Standard Webhooks v1: `v1,` + base64 of HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed by the signing secret after `whsec_`, base64-decoded, as the official `standardwebhooks` libraries key it; several signatures are separated by spaces. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateVersionEffectiveWebhook"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other status, 201 and 204 included, is a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reacceptanceDeadlinePassedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The spec's signature: `sha256=` + lowercase hex HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>`, keyed by the bytes of the signing secret's text as shown (`whsec_…` included). */
+                "X-Service-Signature": components["parameters"]["ServiceSignatureHeader"];
+                /** @description Unix time in seconds, part of the signed payload; fresh on every attempt. */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestampHeader"];
+                /** @description Standard Webhooks: the message id, the same on every attempt and every redelivery of the message. Use it as the idempotency key. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Standard Webhooks: Unix time in seconds, equal to `X-Service-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Standard Webhooks v1: `v1,` + base64 of HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed by the signing secret after `whsec_`, base64-decoded, as the official `standardwebhooks` libraries key it; several signatures are separated by spaces. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReacceptanceDeadlinePassedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other status, 201 and 204 included, is a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    endUserErasedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The spec's signature: `sha256=` + lowercase hex HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>`, keyed by the bytes of the signing secret's text as shown (`whsec_…` included). */
+                "X-Service-Signature": components["parameters"]["ServiceSignatureHeader"];
+                /** @description Unix time in seconds, part of the signed payload; fresh on every attempt. */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestampHeader"];
+                /** @description Standard Webhooks: the message id, the same on every attempt and every redelivery of the message. Use it as the idempotency key. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Standard Webhooks: Unix time in seconds, equal to `X-Service-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Standard Webhooks v1: `v1,` + base64 of HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed by the signing secret after `whsec_`, base64-decoded, as the official `standardwebhooks` libraries key it; several signatures are separated by spaces. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndUserErasedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other status, 201 and 204 included, is a failed attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The spec's signature: `sha256=` + lowercase hex HMAC-SHA256 of `<X-Service-Timestamp>.<raw body>`, keyed by the bytes of the signing secret's text as shown (`whsec_…` included). */
+                "X-Service-Signature": components["parameters"]["ServiceSignatureHeader"];
+                /** @description Unix time in seconds, part of the signed payload; fresh on every attempt. */
+                "X-Service-Timestamp": components["parameters"]["ServiceTimestampHeader"];
+                /** @description Standard Webhooks: the message id, the same on every attempt and every redelivery of the message. Use it as the idempotency key. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Standard Webhooks: Unix time in seconds, equal to `X-Service-Timestamp`. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Standard Webhooks v1: `v1,` + base64 of HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed by the signing secret after `whsec_`, base64-decoded, as the official `standardwebhooks` libraries key it; several signatures are separated by spaces. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestWebhook"];
             };
         };
         responses: {

@@ -10,7 +10,16 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 
-import { ClickwrapError, WebhookVerificationError, createClickwrapClient, verifyWebhook } from '../src/index.js';
+import { Webhook } from 'standardwebhooks';
+
+import {
+  ClickwrapError,
+  WebhookVerificationError,
+  createClickwrapClient,
+  verifyStandardWebhook,
+  verifyWebhook,
+  webhookId,
+} from '../src/index.js';
 import { createResponseValidator, recordAnswers } from './support/openapi-validator.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 
@@ -242,6 +251,41 @@ describe('against the real server', { skip: !baseUrl && 'CLICKWRAP_BASE_URL is n
       () => verifyWebhook(delivery.body, delivery.headers, 'whsec_not-the-secret'),
       (error) => error instanceof WebhookVerificationError && error.reason === 'SIGNATURE_MISMATCH',
     );
+  });
+
+  it('the official standardwebhooks package verifies the delivery and its redelivery, which keeps webhook-id', async () => {
+    const isOurs = (received) => received.event?.data?.clickwrapEventId === verified.clickwrapEventId;
+    const first = await receiver.waitFor(isOurs, WEBHOOK_TIMEOUT_MS, async () => 'the first delivery did not arrive');
+    // The secret exactly as the service showed it, given to the official library, unchanged.
+    assert.match(app.webhookSigningSecret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    const official = new Webhook(app.webhookSigningSecret);
+    const event = official.verify(first.body, first.headers);
+    assert.equal(event.eventType, 'CLICKWRAP_EVENT_VERIFIED');
+    assert.equal(event.data.clickwrapEventId, verified.clickwrapEventId);
+    assert.ok(!Number.isNaN(Date.parse(event.timestamp)), `timestamp ${event.timestamp}`);
+    assert.equal(webhookId(first.headers), `msg_${verified.clickwrapEventId}`);
+    assert.equal(first.headers['webhook-timestamp'], first.headers['x-service-timestamp']);
+    assert.deepEqual(verifyStandardWebhook(first.body, first.headers, app.webhookSigningSecret), event);
+    assert.throws(() => new Webhook(`whsec_${'A'.repeat(43)}=`).verify(first.body, first.headers), /signature/);
+
+    // The operator redelivers it: the same message id and body, verified again by the official library.
+    const page = await operator.GET('/operator/v1/apps/{appId}/webhook-deliveries', {
+      params: { path: { appId: app.appId } },
+    });
+    const delivery = page.items.find((item) => item.clickwrapEventId === verified.clickwrapEventId);
+    assert.ok(delivery, 'the delivery is in the history');
+    const before = receiver.deliveries.filter(isOurs).length;
+    await operator.POST('/operator/v1/webhook-deliveries/{deliveryId}/redeliver', {
+      params: { path: { deliveryId: delivery.deliveryId } },
+    });
+    const again = await receiver.waitFor(
+      (received) => isOurs(received) && receiver.deliveries.filter(isOurs).indexOf(received) >= before,
+      WEBHOOK_TIMEOUT_MS,
+      async () => 'the redelivery did not arrive',
+    );
+    assert.deepEqual(official.verify(again.body, again.headers), event);
+    assert.equal(webhookId(again.headers), webhookId(first.headers));
+    assert.ok(Buffer.from(again.body).equals(Buffer.from(first.body)), 'the same bytes on every attempt');
   });
 
   it("serves the demo app's template to the demo app's credentials", { skip: !env.CLICKWRAP_APP_KEY }, async () => {

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 
-import { WebhookVerificationError, verifyWebhook } from '../src/index.js';
+import { Webhook } from 'standardwebhooks';
+
+import { WebhookVerificationError, verifyStandardWebhook, verifyWebhook, webhookId } from '../src/index.js';
 
 // The same vector as the service's own signing tests (there computed with Python's hmac module).
 const SECRET = 'whsec_000102030405060708090a0b0c0d0e0ff0e1d2c3b4a5968778695a4b3c2d1eff';
@@ -117,5 +119,62 @@ describe('verifyWebhook', () => {
 
   it('needs a secret', () => {
     assert.throws(() => verifyWebhook(BODY, headers(), '', { now: AT_TIMESTAMP }), TypeError);
+  });
+});
+
+describe('verifyStandardWebhook', () => {
+  // The service's own known answers (crates/domain/src/webhooks/signing.rs, computed there with
+  // Python's hmac and base64): a secret of the first format (hex, 48 bytes of key) and of the new
+  // one (base64 of 32 bytes).
+  const HEX_SECRET = SECRET;
+  const NEW_SECRET = 'whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
+  const MSG_ID = 'msg_0190b7c4-2a1e-7cc3-9f00-5d1e2f3a4b5c';
+  const STANDARD_BODY =
+    '{"eventType":"CLICKWRAP_EVENT_VERIFIED","timestamp":"2025-11-22T07:15:03.000Z","data":{"clickwrapEventId":"0190b7c4-2a1e-7cc3-9f00-5d1e2f3a4b5c"}}';
+  const KNOWN = {
+    [HEX_SECRET]: 'v1,ZF7K2pn//8iqgd6fh2CSW0n5GiDNUoUMCBJItUXzLT0=',
+    [NEW_SECRET]: 'v1,v899I3vS7fBR5yxM9Nxpnl5vW6X58ZVQYQsU+fUVBF8=',
+  };
+  const standardHeaders = (signature, id = MSG_ID, timestamp = String(TIMESTAMP)) => ({
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': signature,
+  });
+  const standardRefusal = (...args) => {
+    try {
+      verifyStandardWebhook(...args);
+    } catch (error) {
+      assert.ok(error instanceof WebhookVerificationError, `not a WebhookVerificationError: ${error}`);
+      return error.reason;
+    }
+    assert.fail('the webhook was accepted');
+  };
+
+  it('accepts the known answers for both secret formats, and the official library agrees', () => {
+    for (const secret of [HEX_SECRET, NEW_SECRET]) {
+      const event = verifyStandardWebhook(STANDARD_BODY, standardHeaders(KNOWN[secret]), secret, { now: AT_TIMESTAMP });
+      assert.equal(event.eventType, 'CLICKWRAP_EVENT_VERIFIED');
+      assert.equal(webhookId(standardHeaders(KNOWN[secret])), MSG_ID);
+      const official = new Webhook(secret).sign(MSG_ID, new Date(AT_TIMESTAMP), STANDARD_BODY);
+      assert.equal(official, KNOWN[secret], secret);
+    }
+  });
+
+  it('refuses another secret, id, body or time, and stale or malformed headers', () => {
+    const good = standardHeaders(KNOWN[NEW_SECRET]);
+    const now = { now: AT_TIMESTAMP };
+    assert.equal(standardRefusal(STANDARD_BODY, good, HEX_SECRET, now), 'SIGNATURE_MISMATCH');
+    assert.equal(standardRefusal(STANDARD_BODY, { ...good, 'webhook-id': 'msg_other' }, NEW_SECRET, now), 'SIGNATURE_MISMATCH');
+    assert.equal(standardRefusal(STANDARD_BODY + ' ', good, NEW_SECRET, now), 'SIGNATURE_MISMATCH');
+    assert.equal(standardRefusal(STANDARD_BODY, good, NEW_SECRET, { now: AT_TIMESTAMP + 301_000 }), 'STALE_TIMESTAMP');
+    assert.equal(standardRefusal(STANDARD_BODY, { ...good, 'webhook-signature': 'v2,abc' }, NEW_SECRET, now), 'MALFORMED_SIGNATURE');
+    const { 'webhook-id': _, ...noId } = good;
+    assert.equal(standardRefusal(STANDARD_BODY, noId, NEW_SECRET, now), 'MISSING_HEADER');
+    assert.throws(() => verifyStandardWebhook(STANDARD_BODY, good, 'whsec_not base64!', now), TypeError);
+  });
+
+  it('accepts when any one of several signatures matches', () => {
+    const both = `${KNOWN[HEX_SECRET]} ${KNOWN[NEW_SECRET]}`;
+    assert.ok(verifyStandardWebhook(STANDARD_BODY, standardHeaders(both), NEW_SECRET, { now: AT_TIMESTAMP }));
   });
 });

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use base64ct::{Base64, Encoding as _};
 use ring::aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
 use ring::digest;
 
@@ -15,11 +16,13 @@ use crate::keys::{KeyId, KeyPurpose, Keyring, SecretKey, decode_lower_hex};
 /// The text given for a credential does not have the credential's format. It never repeats the text:
 /// a mistyped secret is still mostly a secret.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("not a valid {kind}: expected `{prefix}` followed by 64 lowercase hex digits")]
+#[error("not a valid {kind}: expected `{prefix}` followed by {rest}")]
 pub struct InvalidSecretFormat {
     /// Which credential it was meant to be, for the error message.
     pub kind: &'static str,
     pub prefix: &'static str,
+    /// What must follow the prefix, in words.
+    pub rest: &'static str,
 }
 
 /// Number of hex digits after the prefix: 32 random bytes.
@@ -43,7 +46,7 @@ macro_rules! secret_text {
 
             /// Checks the exact format: the prefix, then 64 lowercase hex digits, nothing else.
             pub fn parse(text: &str) -> Result<Self, InvalidSecretFormat> {
-                let invalid = InvalidSecretFormat { kind: $kind, prefix: $prefix };
+                let invalid = InvalidSecretFormat { kind: $kind, prefix: $prefix, rest: "64 lowercase hex digits" };
                 let random = text.strip_prefix($prefix).ok_or_else(|| invalid.clone())?;
                 if random.len() != SECRET_HEX_LEN || decode_lower_hex(random).is_none() {
                     return Err(invalid);
@@ -79,13 +82,61 @@ secret_text!(
     "ot_",
     "operator token"
 );
-secret_text!(
-    /// The key webhooks are signed with, shared with the operator's receiver. `whsec_` + 64
-    /// lowercase hex digits; the HMAC key is the bytes of this whole text, as the operator sees it.
-    WebhookSigningSecret,
-    "whsec_",
-    "webhook signing secret"
-);
+/// The key webhooks are signed with, shared with the operator's receiver: `whsec_` + the base64
+/// (standard alphabet, padded) of 32 random bytes, the format of the Standard Webhooks libraries.
+/// Secrets handed out before that are `whsec_` + 64 lowercase hex digits, and stay valid: hex text
+/// is base64 text too. The spec's `X-Service-Signature` is keyed by the bytes of this whole text as
+/// the operator sees it; the Standard Webhooks `webhook-signature` by [`Self::standard_key`].
+#[derive(Clone)]
+pub struct WebhookSigningSecret(String);
+
+/// Base64 of 32 bytes, padded.
+const SECRET_BASE64_LEN: usize = 44;
+
+impl WebhookSigningSecret {
+    pub const PREFIX: &'static str = crate::webhooks::signing::SECRET_PREFIX;
+
+    /// A new secret from 32 bytes of a cryptographically secure random source.
+    pub fn from_random(bytes: [u8; 32]) -> Self {
+        Self(format!("{}{}", Self::PREFIX, Base64::encode_string(&bytes)))
+    }
+
+    /// Checks the exact format: the prefix, then either the base64 of 32 bytes (44 characters,
+    /// padded) or, for secrets handed out before, 64 lowercase hex digits; nothing else.
+    pub fn parse(text: &str) -> Result<Self, InvalidSecretFormat> {
+        let invalid = InvalidSecretFormat {
+            kind: "webhook signing secret",
+            prefix: Self::PREFIX,
+            rest: "the base64 of 32 bytes (or, for a secret from before, 64 lowercase hex digits)",
+        };
+        let random = text.strip_prefix(Self::PREFIX).ok_or_else(|| invalid.clone())?;
+        let hex = random.len() == SECRET_HEX_LEN && decode_lower_hex(random).is_some();
+        let base64 = random.len() == SECRET_BASE64_LEN && Base64::decode_vec(random).is_ok_and(|b| b.len() == 32);
+        if !(hex || base64) {
+            return Err(invalid);
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    /// The secret's text. The one way to read it: call it only to hand the secret to its owner,
+    /// or to use it (sign).
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// The HMAC key of the Standard Webhooks signature: the text after `whsec_`, base64-decoded
+    /// (32 bytes for a new secret, 48 for one of 64 hex digits).
+    pub fn standard_key(&self) -> Vec<u8> {
+        // `parse` and `from_random` only make secrets that decode.
+        crate::webhooks::signing::standard_key(&self.0).unwrap_or_default()
+    }
+}
+
+impl fmt::Debug for WebhookSigningSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("WebhookSigningSecret(***)")
+    }
+}
 
 secret_text!(
     /// The secret of an operator's console session, carried by its cookie. `cs_` + 64 lowercase
@@ -297,7 +348,28 @@ mod tests {
     fn formats_are_prefix_and_64_lowercase_hex() {
         assert_eq!(AppKey::from_random(RANDOM).expose(), format!("ak_{RANDOM_HEX}"));
         assert_eq!(OperatorToken::from_random(RANDOM).expose(), format!("ot_{RANDOM_HEX}"));
-        assert_eq!(WebhookSigningSecret::from_random(RANDOM).expose(), format!("whsec_{RANDOM_HEX}"));
+    }
+
+    #[test]
+    fn webhook_signing_secrets_are_whsec_and_base64_of_32_bytes_and_the_hex_ones_stay_valid() {
+        // python3: "whsec_" + base64.b64encode(bytes.fromhex(RANDOM_HEX)).decode()
+        let new = WebhookSigningSecret::from_random(RANDOM);
+        assert_eq!(new.expose(), "whsec_AAECAwQFBgcICQoLDA0OD/Dh0sO0pZaHeGlaSzwtHv8=");
+        assert_eq!(new.standard_key(), RANDOM);
+        let legacy = WebhookSigningSecret::parse(&format!("whsec_{RANDOM_HEX}")).unwrap();
+        assert_eq!(legacy.expose(), format!("whsec_{RANDOM_HEX}"));
+        assert_eq!(legacy.standard_key().len(), 48);
+        for bad in [
+            "whsec_AAECAwQFBgcICQoLDA0OD/Dh0sO0pZaHeGlaSzwtHv8",
+            "whsec_AAECAwQFBgcICQoLDA0OD_Dh0sO0pZaHeGlaSzwtHv8=",
+            "whsec_AAECAwQFBgcICQoLDA0OD/Dh0sO0pZaHeGlaSzwtHv8=\n",
+            "whsec_AAECAwQFBgcICQoLDA0OD/Dh0sO0pZaHeGlaSzwtHv8AAAA",
+            "whsec_AAECAwQFBgcICQoLDA0OD/Dh0sO0pZaHeGlaSzwt",
+            "AAECAwQFBgcICQoLDA0OD/Dh0sO0pZaHeGlaSzwtHv8=",
+        ] {
+            let err = WebhookSigningSecret::parse(bad).unwrap_err();
+            assert_eq!(err.kind, "webhook signing secret", "{bad}");
+        }
     }
 
     #[test]

@@ -467,6 +467,9 @@ async fn accept_verify_and_the_dialog_is_no_longer_required() {
     assert_eq!(body["data"]["clickwrapEventId"], recorded.event.id.to_string());
     assert_eq!(body["data"]["clickwrapEventStatus"], "ACCEPTED");
     assert_eq!(body["data"].as_object().unwrap().len(), 10);
+    // The message's time, made once: the same bytes on every attempt.
+    assert_eq!(body["timestamp"], delivery.created_at.to_rfc3339());
+    assert_eq!(body.as_object().unwrap().len(), 3);
 
     let details = w.service.event_details(op.tenant.id, recorded.event.id).await.unwrap();
     assert_eq!(details.delivery.unwrap().state, DeliveryState::Pending);

@@ -156,6 +156,47 @@ fn the_document_is_openapi_3_1_with_the_security_schemes() {
 }
 
 #[test]
+fn the_webhooks_section_has_one_entry_per_event_type_with_its_data_fields_and_both_signatures() {
+    use clickwrap_domain::webhooks::events::EventType;
+    let doc = document();
+    let hooks = doc["webhooks"].as_object().expect("a webhooks section");
+    let mut documented = BTreeMap::new();
+    for (name, hook) in hooks {
+        let post = &hook["post"];
+        let headers: BTreeSet<String> = post["parameters"]
+            .as_array()
+            .unwrap_or_else(|| panic!("webhook {name} documents no headers"))
+            .iter()
+            .map(|p| resolve(&doc, p))
+            .inspect(|p| assert_eq!(p["in"], "header", "{name}"))
+            .map(|p| p["name"].as_str().unwrap().to_ascii_lowercase())
+            .collect();
+        let expected =
+            ["x-service-signature", "x-service-timestamp", "webhook-id", "webhook-timestamp", "webhook-signature"];
+        assert_eq!(headers, expected.iter().map(|h| (*h).to_owned()).collect(), "{name}");
+        let body = resolve(&doc, &post["requestBody"]["content"]["application/json"]["schema"]);
+        let required: BTreeSet<&str> = body["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        assert_eq!(required, BTreeSet::from(["eventType", "timestamp", "data"]), "{name}");
+        let event_type = body["properties"]["eventType"]["const"].as_str().unwrap_or_else(|| panic!("{name}"));
+        let data = resolve(&doc, &body["properties"]["data"]);
+        let fields: BTreeSet<&str> = data["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let properties: BTreeSet<&str> = data["properties"].as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(fields, properties, "{name}: every data field is required");
+        documented.insert(event_type.to_owned(), fields);
+    }
+    let types = &doc["components"]["schemas"]["WebhookEventType"]["enum"];
+    let listed: Vec<&str> = types.as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert_eq!(listed, EventType::ALL.map(EventType::as_str));
+    assert_eq!(documented.len(), EventType::ALL.len(), "one webhook per event type");
+    for event_type in EventType::ALL {
+        let fields =
+            documented.get(event_type.as_str()).unwrap_or_else(|| panic!("{} is not documented", event_type.as_str()));
+        let domain: BTreeSet<&str> = event_type.data_fields().iter().copied().collect();
+        assert_eq!(fields, &domain, "{}", event_type.as_str());
+    }
+}
+
+#[test]
 fn every_reference_resolves_and_every_operation_id_is_unique() {
     let doc = document();
     let mut nodes = Vec::new();

@@ -31,7 +31,7 @@ use clickwrap_domain::consent::models::ClickwrapEvent;
 use clickwrap_domain::contract::fixtures;
 use clickwrap_domain::contract::support::Stores;
 use clickwrap_domain::webhooks::url::WebhookUrl;
-use clickwrap_webhooks::{DispatcherConfig, RunningDispatcher, WebhookClient};
+use clickwrap_webhooks::{DispatcherConfig, RunningDispatcher, SignedHeaders, WebhookClient};
 use support::{Receiver, Reply, World};
 
 struct Sizes {
@@ -127,6 +127,12 @@ async fn run(sizes: Sizes) {
 
     // 1. Baseline: the client alone.
     let client = WebhookClient::new(&config.client).unwrap();
+    let signed = SignedHeaders {
+        timestamp_secs: 1,
+        service_signature: "sha256=00".to_owned(),
+        message_id: "msg_1".to_owned(),
+        standard_signature: "v1,AA==".to_owned(),
+    };
     let url = WebhookUrl::parse_with_exemptions(&receiver.url("/baseline"), |_| true).unwrap();
     let body = Bytes::from(vec![b'x'; 600]);
     let started = Instant::now();
@@ -136,9 +142,10 @@ async fn run(sizes: Sizes) {
         let client = client.clone();
         let url = url.clone();
         let body = body.clone();
+        let signed = signed.clone();
         tasks.spawn(async move {
             for _ in 0..per_task {
-                let response = client.post(&url, 1, "sha256=00", body.clone()).await.unwrap();
+                let response = client.post(&url, &signed, body.clone()).await.unwrap();
                 assert_eq!(response.status, 200);
             }
         });

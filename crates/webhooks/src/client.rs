@@ -23,7 +23,22 @@ use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 
 use crate::guard::{AddressPolicy, ConnectError, Dial, GuardedConnector, Resolve, SystemResolver, TcpDialer};
-use crate::receiver::{SIGNATURE_HEADER, TIMESTAMP_HEADER};
+use crate::receiver::{
+    SIGNATURE_HEADER, STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, TIMESTAMP_HEADER,
+};
+
+/// What signs one attempt: the spec's two headers and the three of Standard Webhooks v1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedHeaders {
+    /// Unix seconds: `X-Service-Timestamp` and `webhook-timestamp`.
+    pub timestamp_secs: i64,
+    /// `X-Service-Signature`.
+    pub service_signature: String,
+    /// `webhook-id`: the message id.
+    pub message_id: String,
+    /// `webhook-signature`.
+    pub standard_signature: String,
+}
 
 /// How the client reaches receivers.
 #[derive(Clone)]
@@ -154,21 +169,19 @@ impl WebhookClient {
 
     /// POSTs `body` to `url` with the signature headers. `Ok` for any HTTP response, whatever its
     /// status; `Err` when none arrived in time.
-    pub async fn post(
-        &self,
-        url: &WebhookUrl,
-        timestamp_secs: i64,
-        signature: &str,
-        body: Bytes,
-    ) -> Result<Response, SendError> {
+    pub async fn post(&self, url: &WebhookUrl, signed: &SignedHeaders, body: Bytes) -> Result<Response, SendError> {
         let deadline = tokio::time::Instant::now() + self.timeout;
+        let timestamp = signed.timestamp_secs.to_string();
         let request = Request::builder()
             .method(Method::POST)
             .uri(url.as_str())
             .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
             .header(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE))
-            .header(TIMESTAMP_HEADER, timestamp_secs.to_string())
-            .header(SIGNATURE_HEADER, signature)
+            .header(TIMESTAMP_HEADER, &timestamp)
+            .header(SIGNATURE_HEADER, &signed.service_signature)
+            .header(STANDARD_ID_HEADER, &signed.message_id)
+            .header(STANDARD_TIMESTAMP_HEADER, &timestamp)
+            .header(STANDARD_SIGNATURE_HEADER, &signed.standard_signature)
             .body(Full::new(body))
             .map_err(|e| SendError { class: AttemptError::Protocol, detail: e.to_string() })?;
         let response = match tokio::time::timeout_at(deadline, self.client.request(request)).await {

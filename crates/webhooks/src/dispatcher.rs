@@ -32,12 +32,12 @@ use clickwrap_domain::ports::{DeliveryStore, OutboxSignal, StorageError};
 use clickwrap_domain::service::ClickwrapService;
 use clickwrap_domain::webhooks::dispatch::{AttemptOutcome, ClaimedDelivery, FinishedAttempt, LeaseOwner, is_success};
 use clickwrap_domain::webhooks::models::{AttemptError, DeliveryAttempt};
-use clickwrap_domain::webhooks::signing::sign;
+use clickwrap_domain::webhooks::signing::{sign, sign_standard};
 use clickwrap_domain::{AppId, Timestamp};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinSet;
 
-use crate::client::{ClientSetupError, Response, SendError, WebhookClient};
+use crate::client::{ClientSetupError, Response, SendError, SignedHeaders, WebhookClient};
 use crate::config::{ConfigError, DispatcherConfig};
 
 /// The dispatcher could not be set up.
@@ -385,11 +385,18 @@ impl Inner {
         let clock = Instant::now();
         let result = match self.service.webhook_secret(&app) {
             Ok(secret) => {
-                // A fresh timestamp for every attempt: the receiver checks it against its clock.
-                let timestamp = self.now().unix_seconds();
-                let signature = sign(secret.expose().as_bytes(), timestamp, delivery.payload.as_bytes());
-                let body = Bytes::from(delivery.payload.clone());
-                self.client.post(&url, timestamp, &signature, body).await
+                // A fresh timestamp for every attempt: the receiver checks it against its clock. The
+                // message id stays, whatever the attempt: it is the receiver's idempotency key.
+                let timestamp_secs = self.now().unix_seconds();
+                let body = delivery.payload.as_bytes();
+                let message_id = delivery.message_id();
+                let signed = SignedHeaders {
+                    timestamp_secs,
+                    service_signature: sign(secret.expose().as_bytes(), timestamp_secs, body),
+                    standard_signature: sign_standard(&secret.standard_key(), &message_id, timestamp_secs, body),
+                    message_id,
+                };
+                self.client.post(&url, &signed, Bytes::from(delivery.payload.clone())).await
             }
             Err(error) => Err(SendError { class: AttemptError::SigningSecret, detail: error.to_string() }),
         };

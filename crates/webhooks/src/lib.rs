@@ -3,8 +3,10 @@
 //! - [`dispatcher`]: works off the outbox that verifications and redeliveries write
 //!   (`webhook_deliveries`), through the domain's
 //!   [`DeliveryStore`](clickwrap_domain::ports::DeliveryStore) port: leases due deliveries in
-//!   batches, sends each attempt with a fresh signature, records the attempts that finished together
-//!   in one statement, retries on the domain's
+//!   batches, sends each attempt with fresh signatures (the spec's `X-Service-Signature` and the
+//!   Standard Webhooks `webhook-signature`, under a `webhook-id` that every attempt and redelivery
+//!   of the message shares), records the attempts that finished together in one statement, retries
+//!   on the domain's
 //!   [`RetryPolicy`](clickwrap_domain::webhooks::dispatch::RetryPolicy).
 //! - [`config`]: the dispatcher's settings ([`DispatcherConfig`]), with the spec's defaults and the
 //!   operator's four (`with_settings`), checked to work together.
@@ -39,7 +41,7 @@ pub mod dispatcher;
 pub mod guard;
 pub mod receiver;
 
-pub use client::{ClientSettings, WebhookClient};
+pub use client::{ClientSettings, SignedHeaders, WebhookClient};
 pub use config::DispatcherConfig;
 pub use dispatcher::{Dispatcher, DispatcherError, DispatcherStats, RunningDispatcher, ShutdownReport, Waker};
 pub use guard::{AddressGuard, AddressPolicy};

@@ -1,7 +1,9 @@
 //! The receiving side: how a Rust receiver checks that a webhook comes from the service. This is
 //! the reference handler's check (the spec's "Signature rules"): take the raw body exactly as
 //! received, the `X-Service-Timestamp` and `X-Service-Signature` headers, and the app's webhook
-//! signing secret; refuse the request unless [`verify_request`] says it is fine.
+//! signing secret; refuse the request unless [`verify_request`] says it is fine. Every delivery is
+//! also signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`),
+//! which [`verify_standard_request`] checks as the official `standardwebhooks` libraries do.
 //!
 //! ```
 //! use clickwrap_webhooks::receiver::{VerifyError, verify_request};
@@ -23,8 +25,8 @@
 //! ```
 //!
 //! Answer 200 once the event is stored (any other status makes the service try again, up to three
-//! more times), and process it idempotently, keyed on `data.clickwrapEventId`: a delivery can arrive
-//! more than once.
+//! more times), and process it idempotently, keyed on `webhook-id` (or, for this event type,
+//! `data.clickwrapEventId`): a delivery can arrive more than once.
 
 use clickwrap_domain::webhooks::signing::{self, WebhookSignatureError};
 
@@ -34,6 +36,13 @@ pub use clickwrap_domain::webhooks::signing::{SIGNATURE_TOLERANCE_SECS, sign};
 pub const SIGNATURE_HEADER: &str = "X-Service-Signature";
 /// The header that carries the Unix time (seconds) the request was signed at.
 pub const TIMESTAMP_HEADER: &str = "X-Service-Timestamp";
+
+/// Standard Webhooks: the message id, the receiver's idempotency key.
+pub const STANDARD_ID_HEADER: &str = signing::WEBHOOK_ID_HEADER;
+/// Standard Webhooks: the Unix time (seconds) the request was signed at, equal to `X-Service-Timestamp`.
+pub const STANDARD_TIMESTAMP_HEADER: &str = signing::WEBHOOK_TIMESTAMP_HEADER;
+/// Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`.
+pub const STANDARD_SIGNATURE_HEADER: &str = signing::WEBHOOK_SIGNATURE_HEADER;
 
 /// Why a received webhook is refused (answer 400 or 401; do not process it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -45,6 +54,18 @@ pub enum VerifyError {
     InvalidHeader(&'static str),
     #[error(transparent)]
     Signature(#[from] WebhookSignatureError),
+    /// The secret is not `whsec_` + base64 (the Standard Webhooks check decodes it).
+    #[error("the signing secret is not whsec_ followed by base64")]
+    MalformedSecret,
+}
+
+fn single<'a>(headers: &'a http::HeaderMap, name: &'static str) -> Result<&'a str, VerifyError> {
+    let mut values = headers.get_all(name).iter();
+    let value = values.next().ok_or(VerifyError::MissingHeader(name))?;
+    if values.next().is_some() {
+        return Err(VerifyError::InvalidHeader(name));
+    }
+    value.to_str().map_err(|_| VerifyError::InvalidHeader(name))
 }
 
 /// Checks a received webhook from its headers and raw body, against the receiver's clock `now_secs`
@@ -55,15 +76,40 @@ pub fn verify_request(
     raw_body: &[u8],
     now_secs: i64,
 ) -> Result<(), VerifyError> {
-    let single = |name: &'static str| -> Result<&str, VerifyError> {
-        let mut values = headers.get_all(name).iter();
-        let value = values.next().ok_or(VerifyError::MissingHeader(name))?;
-        if values.next().is_some() {
-            return Err(VerifyError::InvalidHeader(name));
-        }
-        value.to_str().map_err(|_| VerifyError::InvalidHeader(name))
-    };
-    verify_values(secret, Some(single(SIGNATURE_HEADER)?), Some(single(TIMESTAMP_HEADER)?), raw_body, now_secs)
+    let signature = single(headers, SIGNATURE_HEADER)?;
+    verify_values(secret, Some(signature), Some(single(headers, TIMESTAMP_HEADER)?), raw_body, now_secs)
+}
+
+/// The Standard Webhooks check of a received webhook (`webhook-id`, `webhook-timestamp`,
+/// `webhook-signature`), keyed as the official libraries key it: the secret after `whsec_`,
+/// base64-decoded. Same verdicts as those libraries.
+pub fn verify_standard_request(
+    secret: &str,
+    headers: &http::HeaderMap,
+    raw_body: &[u8],
+    now_secs: i64,
+) -> Result<(), VerifyError> {
+    let id = single(headers, STANDARD_ID_HEADER)?;
+    let signature = single(headers, STANDARD_SIGNATURE_HEADER)?;
+    let timestamp = single(headers, STANDARD_TIMESTAMP_HEADER)?;
+    verify_standard_values(secret, Some(id), Some(signature), Some(timestamp), raw_body, now_secs)
+}
+
+/// [`verify_standard_request`] for frameworks with other header types: the three header values as found.
+pub fn verify_standard_values(
+    secret: &str,
+    id: Option<&str>,
+    signature: Option<&str>,
+    timestamp: Option<&str>,
+    raw_body: &[u8],
+    now_secs: i64,
+) -> Result<(), VerifyError> {
+    let id = id.ok_or(VerifyError::MissingHeader(STANDARD_ID_HEADER))?;
+    let signature = signature.ok_or(VerifyError::MissingHeader(STANDARD_SIGNATURE_HEADER))?;
+    let timestamp = timestamp.ok_or(VerifyError::MissingHeader(STANDARD_TIMESTAMP_HEADER))?;
+    let key = signing::standard_key(secret).ok_or(VerifyError::MalformedSecret)?;
+    signing::verify_standard(&key, id, signature, timestamp, raw_body, now_secs)?;
+    Ok(())
 }
 
 /// The same check for frameworks with other header types: pass the two header values as found.
@@ -131,5 +177,36 @@ mod tests {
             verify_values(SECRET, Some(&signature), None, BODY, NOW),
             Err(VerifyError::MissingHeader(TIMESTAMP_HEADER))
         );
+    }
+
+    #[test]
+    fn the_standard_webhooks_check_accepts_what_the_service_signs_with_either_secret_format() {
+        let new_format = "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+        for secret in [SECRET, new_format] {
+            let key = signing::standard_key(secret).unwrap();
+            let mut headers = http::HeaderMap::new();
+            headers.insert("webhook-id", "msg_1".parse().unwrap());
+            headers.insert("webhook-timestamp", NOW.to_string().parse().unwrap());
+            headers.insert("webhook-signature", signing::sign_standard(&key, "msg_1", NOW, BODY).parse().unwrap());
+            assert_eq!(verify_standard_request(secret, &headers, BODY, NOW + 300), Ok(()), "{secret}");
+            let other = if secret == SECRET { new_format } else { SECRET };
+            assert_eq!(
+                verify_standard_request(other, &headers, BODY, NOW),
+                Err(VerifyError::Signature(WebhookSignatureError::Mismatch))
+            );
+            assert_eq!(verify_standard_request("whsec_!", &headers, BODY, NOW), Err(VerifyError::MalformedSecret));
+            let mut other_id = headers.clone();
+            other_id.insert("webhook-id", "msg_2".parse().unwrap());
+            assert_eq!(
+                verify_standard_request(secret, &other_id, BODY, NOW),
+                Err(VerifyError::Signature(WebhookSignatureError::Mismatch)),
+                "the message id is signed too"
+            );
+            headers.remove("webhook-id");
+            assert_eq!(
+                verify_standard_request(secret, &headers, BODY, NOW),
+                Err(VerifyError::MissingHeader(STANDARD_ID_HEADER))
+            );
+        }
     }
 }

@@ -24,8 +24,8 @@ use clickwrap_domain::webhooks::models::DeliveryState;
 use clickwrap_domain::webhooks::models::{DeliveryPosition, DeliveryRecord};
 use clickwrap_domain::{AppId, DeliveryId, TenantId, Timestamp};
 use clickwrap_postgres::PgStore;
-use clickwrap_webhooks::receiver::verify_request;
-use clickwrap_webhooks::{AddressPolicy, Dispatcher};
+use clickwrap_webhooks::receiver::{verify_request, verify_standard_request};
+use clickwrap_webhooks::{AddressPolicy, Dispatcher, SignedHeaders};
 use support::{LoopbackOnlyDialer, Receiver, Reply, StaticNames, World};
 
 const SOON: Duration = Duration::from_secs(20);
@@ -66,9 +66,19 @@ async fn a_verified_event_is_delivered_signed_within_milliseconds() {
     let signature = request.headers["x-service-signature"].to_str().unwrap();
     assert!(signature.starts_with("sha256=") && signature.len() == 71, "{signature}");
     assert_eq!(verify_request(secret.expose(), &request.headers, &request.body, now), Ok(()));
+    // The Standard Webhooks headers, beside the spec's: the message id, the same timestamp, and
+    // `v1,` + base64 of the HMAC keyed by the base64-decoded secret.
+    assert_eq!(request.headers["webhook-id"], format!("msg_{}", event.id).as_str());
+    assert_eq!(request.headers["webhook-timestamp"], request.headers["x-service-timestamp"]);
+    let standard = request.headers["webhook-signature"].to_str().unwrap();
+    assert!(standard.starts_with("v1,") && standard.len() == 47, "{standard}");
+    assert_eq!(verify_standard_request(secret.expose(), &request.headers, &request.body, now), Ok(()));
 
     let body = request.json();
     assert_eq!(body["eventType"], "CLICKWRAP_EVENT_VERIFIED");
+    let made_at = clickwrap_domain::Timestamp::parse_rfc3339(body["timestamp"].as_str().unwrap()).unwrap();
+    assert!((made_at.unix_seconds() - now).abs() <= 5, "the message's timestamp: {}", body["timestamp"]);
+    assert_eq!(body.as_object().unwrap().len(), 3, "eventType, timestamp, data: {body}");
     let data = body["data"].as_object().unwrap();
     let expected = serde_json::json!({
         "clickwrapEventId": event.id.to_string(),
@@ -154,6 +164,21 @@ async fn anything_but_200_fails_and_is_tried_exactly_four_times() {
     let timeouts = &failed[2].attempts;
     assert!(timeouts.iter().all(|a| (400..5000).contains(&a.duration_ms)), "{timeouts:?}");
     assert_eq!(dispatcher.stats().failed, 3);
+
+    // Every attempt, and an operator's redelivery, carries the same message id and the same body:
+    // the receiver's idempotency key.
+    world.service.redeliver_webhook(&Admin::server(world.tenant.id), failed[0].delivery.id).await.unwrap();
+    let deadline = std::time::Instant::now() + SOON;
+    while receiver.count("/500") < 5 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let sent: Vec<_> = receiver.received().into_iter().filter(|r| r.path == "/500").collect();
+    assert!(sent.len() >= 5, "four attempts and a redelivery: {}", sent.len());
+    let expected_id = format!("msg_{}", events[0].id);
+    for request in &sent {
+        assert_eq!(request.headers["webhook-id"], expected_id.as_str());
+        assert_eq!(request.body, sent[0].body);
+    }
     dispatcher.shutdown().await;
 }
 
@@ -453,6 +478,16 @@ async fn a_graceful_stop_cuts_off_stuck_attempts_and_gives_back_their_leases() {
     assert!(claimed.iter().all(|c| c.delivery.attempts == 0 && c.round_attempts == 0));
 }
 
+/// Headers for the client's own tests, which look at the outcome, not the signatures.
+fn signed() -> SignedHeaders {
+    SignedHeaders {
+        timestamp_secs: 1,
+        service_signature: "sha256=00".to_owned(),
+        message_id: "msg_1".to_owned(),
+        standard_signature: "v1,AA==".to_owned(),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_client_names_why_an_attempt_failed() {
     let world = World::new().await;
@@ -462,22 +497,22 @@ async fn the_client_names_why_an_attempt_failed() {
 
     let mut settings = world.config().client;
     let trusting = clickwrap_webhooks::WebhookClient::new(&settings).unwrap();
-    let ok = trusting.post(&url(&receiver.url("/x")), 1, "sha256=00", body.clone()).await.unwrap();
+    let ok = trusting.post(&url(&receiver.url("/x")), &signed(), body.clone()).await.unwrap();
     assert_eq!((ok.status, ok.excerpt.as_str()), (200, "answered 200"));
 
     // A port nothing listens on (bound, then released).
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let refused = trusting.post(&url(&format!("https://127.0.0.1:{closed}/")), 1, "sha256=00", body.clone()).await;
+    let refused = trusting.post(&url(&format!("https://127.0.0.1:{closed}/")), &signed(), body.clone()).await;
     assert_eq!(refused.unwrap_err().class, AttemptError::Connect);
 
     settings.ca_file = None;
     let untrusting = clickwrap_webhooks::WebhookClient::new(&settings).unwrap();
-    let error = untrusting.post(&url(&receiver.url("/x")), 1, "sha256=00", body.clone()).await.unwrap_err();
+    let error = untrusting.post(&url(&receiver.url("/x")), &signed(), body.clone()).await.unwrap_err();
     assert_eq!(error.class, AttemptError::Tls, "{error}");
 
     settings.policy = AddressPolicy::default();
     let guarded = clickwrap_webhooks::WebhookClient::new(&settings).unwrap();
-    let error = guarded.post(&url(&receiver.url("/x")), 1, "sha256=00", body).await.unwrap_err();
+    let error = guarded.post(&url(&receiver.url("/x")), &signed(), body).await.unwrap_err();
     assert_eq!(error.class, AttemptError::BlockedAddress, "{error}");
     assert_eq!(receiver.count("/x"), 1);
 }

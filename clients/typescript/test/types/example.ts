@@ -6,11 +6,16 @@ import { createServer } from 'node:http';
 import {
   ClickwrapError,
   WebhookVerificationError,
+  WEBHOOK_EVENT_TYPES,
   createClickwrapClient,
+  verifyStandardWebhook,
   verifyWebhook,
+  webhookId,
   type ClickwrapEvent,
   type EventDetails,
   type VerifiedEvent,
+  type WebhookEvent,
+  type WebhookEventType,
 } from '@clickwrap/server';
 
 const client = createClickwrapClient({
@@ -111,6 +116,29 @@ createServer((request, response) => {
     }
   });
 });
+
+// Any event type, checked the Standard Webhooks way and narrowed on its eventType.
+export function onAnyEvent(body: Buffer, headers: Record<string, string | string[] | undefined>): string {
+  const event: WebhookEvent = verifyStandardWebhook(body, headers, 'whsec_…');
+  const id: string = webhookId(headers);
+  const when: string = event.timestamp;
+  switch (event.eventType) {
+    case 'CLICKWRAP_EVENT_VERIFIED':
+      return `${id} ${when} ${event.data.clickwrapEventId}`;
+    case 'TEMPLATE_VERSION_EFFECTIVE':
+      return `${event.data.requireReacceptance} ${event.data.acceptBy ?? 'no deadline'}`;
+    case 'REACCEPTANCE_DEADLINE_PASSED':
+      return String(event.data.outstanding);
+    case 'END_USER_ERASED':
+      return event.data.endUserId;
+    case 'CLICKWRAP_EVENT_WITHDRAWN':
+      return event.data.withdraws;
+    case 'WEBHOOK_TEST':
+      // @ts-expect-error: a test event has no clickwrapEventId
+      return event.data.clickwrapEventId;
+  }
+}
+export const everyType: readonly WebhookEventType[] = WEBHOOK_EVENT_TYPES;
 
 // The types refuse what the service would refuse.
 export async function mistakes(): Promise<void> {

@@ -1,6 +1,7 @@
-//! Webhooks: the signed `CLICKWRAP_EVENT_VERIFIED` notification, its delivery record, and where it
-//! may be sent.
+//! Webhooks: the signed messages (every event type: [`events`]), their delivery records, and where
+//! they may be sent.
 
+pub mod events;
 pub mod models;
 pub mod payload;
 pub mod signing;

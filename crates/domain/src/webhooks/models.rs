@@ -1,9 +1,6 @@
 use crate::{AppId, DeliveryId, EventId, TenantId, Timestamp};
 use std::fmt;
 
-/// The one event type the service sends.
-pub const EVENT_VERIFIED: &str = "CLICKWRAP_EVENT_VERIFIED";
-
 string_enum! {
     /// Where a delivery stands.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +31,16 @@ pub struct Delivery {
     pub last_attempt_at: Option<Timestamp>,
     pub last_response_status: Option<u16>,
     pub created_at: Timestamp,
+}
+
+impl Delivery {
+    /// The message's id, sent as `webhook-id`: the receiver's idempotency key, the same on every
+    /// attempt and every redelivery of the message (and, once a message goes to several endpoints,
+    /// on each endpoint's delivery of it). Derived from what the delivery already stores, not kept
+    /// apart: every message today is a verified event's, so it is `msg_` + the event's id.
+    pub fn message_id(&self) -> String {
+        format!("msg_{}", self.event_id)
+    }
 }
 
 string_enum! {

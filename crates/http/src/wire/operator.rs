@@ -593,7 +593,8 @@ pub(crate) fn delivery(record: &clickwrap_domain::webhooks::models::DeliveryReco
         "deliveryId": d.id.to_string(),
         "appId": d.app_id.to_string(),
         "clickwrapEventId": d.event_id.to_string(),
-        "eventType": clickwrap_domain::webhooks::models::EVENT_VERIFIED,
+        // Every delivery today is of a verified event.
+        "eventType": clickwrap_domain::webhooks::events::EventType::ClickwrapEventVerified.as_str(),
         "state": d.state.as_str(),
         "attempts": d.attempts,
         "nextAttemptAt": super::optional_timestamp(d.next_attempt_at),

@@ -26,7 +26,16 @@ struct Delivery {
     at: Instant,
     signature: Option<String>,
     timestamp: Option<String>,
+    standard: StandardHeaders,
     body: Bytes,
+}
+
+/// The Standard Webhooks headers of a delivery, as they arrived.
+#[derive(Debug, Clone)]
+struct StandardHeaders {
+    id: Option<String>,
+    signature: Option<String>,
+    timestamp: Option<String>,
 }
 
 #[derive(Debug)]
@@ -45,7 +54,8 @@ pub(crate) struct Arrivals {
     pub(crate) by_event: HashMap<String, Instant>,
     /// Deliveries in all (a redelivered event counts each time).
     pub(crate) deliveries: usize,
-    /// Deliveries whose signature did not check out, or whose body had no event id.
+    /// Deliveries whose signatures (the spec's and the Standard Webhooks one) did not both check
+    /// out, or whose body had no event id.
     pub(crate) bad: usize,
 }
 
@@ -73,8 +83,13 @@ impl Receiver {
                             };
                             let signature = header("x-service-signature");
                             let timestamp = header("x-service-timestamp");
+                            let standard = StandardHeaders {
+                                id: header("webhook-id"),
+                                signature: header("webhook-signature"),
+                                timestamp: header("webhook-timestamp"),
+                            };
                             let body = request.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                            let delivery = Delivery { at: Instant::now(), signature, timestamp, body };
+                            let delivery = Delivery { at: Instant::now(), signature, timestamp, standard, body };
                             log.lock().unwrap_or_else(PoisonError::into_inner).push(delivery);
                             Ok::<_, Infallible>(Response::new(Full::new(Bytes::from_static(b"ok"))))
                         }
@@ -115,13 +130,25 @@ impl Receiver {
         let arrivals = &mut checked.1;
         for delivery in new {
             arrivals.deliveries += 1;
+            // Both signatures must hold: the spec's and the Standard Webhooks one.
             let signed = clickwrap_webhooks::receiver::verify_values(
                 secret,
                 delivery.signature.as_deref(),
                 delivery.timestamp.as_deref(),
                 &delivery.body,
                 now,
-            );
+            )
+            .and_then(|()| {
+                let standard = &delivery.standard;
+                clickwrap_webhooks::receiver::verify_standard_values(
+                    secret,
+                    standard.id.as_deref(),
+                    standard.signature.as_deref(),
+                    standard.timestamp.as_deref(),
+                    &delivery.body,
+                    now,
+                )
+            });
             let event_id = serde_json::from_slice::<serde_json::Value>(&delivery.body)
                 .ok()
                 .and_then(|v| v.pointer("/data/clickwrapEventId").and_then(|id| id.as_str()).map(str::to_owned));

@@ -15,6 +15,8 @@ from .available_template_list import AvailableTemplateList
 from .button_style import ButtonStyle
 from .buttons import Buttons
 from .clickwrap_event import ClickwrapEvent
+from .clickwrap_event_withdrawn_data import ClickwrapEventWithdrawnData
+from .clickwrap_event_withdrawn_webhook import ClickwrapEventWithdrawnWebhook
 from .clickwrap_view import ClickwrapView
 from .consent_status import ConsentStatus
 from .consent_status_item import ConsentStatusItem
@@ -49,6 +51,8 @@ from .demo_verified_event import DemoVerifiedEvent
 from .dialog_text_overrides_type_0 import DialogTextOverridesType0
 from .dialog_texts import DialogTexts
 from .draft_request import DraftRequest
+from .end_user_erased_data import EndUserErasedData
+from .end_user_erased_webhook import EndUserErasedWebhook
 from .event_details import EventDetails
 from .event_page import EventPage
 from .export_format import ExportFormat
@@ -74,6 +78,8 @@ from .re_accept_request import ReAcceptRequest
 from .re_accept_response import ReAcceptResponse
 from .re_accept_response_results_item import ReAcceptResponseResultsItem
 from .re_accept_response_results_item_status import ReAcceptResponseResultsItemStatus
+from .reacceptance_deadline_passed_data import ReacceptanceDeadlinePassedData
+from .reacceptance_deadline_passed_webhook import ReacceptanceDeadlinePassedWebhook
 from .record_action_request import RecordActionRequest
 from .record_action_request_client_metadata_type_0 import RecordActionRequestClientMetadataType0
 from .record_action_response import RecordActionResponse
@@ -92,6 +98,8 @@ from .template_list import TemplateList
 from .template_placeholders import TemplatePlaceholders
 from .template_placeholders_custom_placeholders_type_0 import TemplatePlaceholdersCustomPlaceholdersType0
 from .template_version import TemplateVersion
+from .template_version_effective_data import TemplateVersionEffectiveData
+from .template_version_effective_webhook import TemplateVersionEffectiveWebhook
 from .template_version_with_content import TemplateVersionWithContent
 from .theme import Theme
 from .tree_head import TreeHead
@@ -105,12 +113,14 @@ from .version_state import VersionState
 from .webhook_attempt import WebhookAttempt
 from .webhook_attempt_error import WebhookAttemptError
 from .webhook_delivery import WebhookDelivery
-from .webhook_delivery_event_type import WebhookDeliveryEventType
 from .webhook_delivery_page import WebhookDeliveryPage
+from .webhook_event_type import WebhookEventType
 from .webhook_payload import WebhookPayload
 from .webhook_signing_secret import WebhookSigningSecret
 from .webhook_state import WebhookState
 from .webhook_summary import WebhookSummary
+from .webhook_test_data import WebhookTestData
+from .webhook_test_webhook import WebhookTestWebhook
 
 __all__ = (
     "Action",
@@ -128,6 +138,8 @@ __all__ = (
     "Buttons",
     "ButtonStyle",
     "ClickwrapEvent",
+    "ClickwrapEventWithdrawnData",
+    "ClickwrapEventWithdrawnWebhook",
     "ClickwrapView",
     "ConsentStatus",
     "ConsentStatusItem",
@@ -162,6 +174,8 @@ __all__ = (
     "DialogTextOverridesType0",
     "DialogTexts",
     "DraftRequest",
+    "EndUserErasedData",
+    "EndUserErasedWebhook",
     "EventDetails",
     "EventPage",
     "ExportFormat",
@@ -183,6 +197,8 @@ __all__ = (
     "ProblemCode",
     "PublishedVersion",
     "PublishRequest",
+    "ReacceptanceDeadlinePassedData",
+    "ReacceptanceDeadlinePassedWebhook",
     "ReAcceptRequest",
     "ReAcceptResponse",
     "ReAcceptResponseResultsItem",
@@ -205,6 +221,8 @@ __all__ = (
     "TemplatePlaceholders",
     "TemplatePlaceholdersCustomPlaceholdersType0",
     "TemplateVersion",
+    "TemplateVersionEffectiveData",
+    "TemplateVersionEffectiveWebhook",
     "TemplateVersionWithContent",
     "Theme",
     "TreeHead",
@@ -218,10 +236,12 @@ __all__ = (
     "WebhookAttempt",
     "WebhookAttemptError",
     "WebhookDelivery",
-    "WebhookDeliveryEventType",
     "WebhookDeliveryPage",
+    "WebhookEventType",
     "WebhookPayload",
     "WebhookSigningSecret",
     "WebhookState",
     "WebhookSummary",
+    "WebhookTestData",
+    "WebhookTestWebhook",
 )

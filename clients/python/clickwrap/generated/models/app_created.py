@@ -34,7 +34,9 @@ class AppCreated:
             created_at (datetime.datetime): RFC 3339, UTC with `Z`, millisecond precision.
             updated_at (datetime.datetime): RFC 3339, UTC with `Z`, millisecond precision.
             app_key (str): The App Key: secret, server-side only.
-            webhook_signing_secret (str): Signs the webhooks (`X-Service-Signature`).
+            webhook_signing_secret (str): Signs the webhooks (`X-Service-Signature` and the Standard Webhooks `webhook-
+                signature`): `whsec_` + base64 of 32 random bytes. Give it as shown to the official `standardwebhooks`
+                libraries.
      """
 
     app_id: UUID

@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.webhook_delivery_event_type import WebhookDeliveryEventType
+from ..models.webhook_event_type import WebhookEventType
 from ..models.webhook_state import WebhookState
 from typing import cast
 from uuid import UUID
@@ -32,7 +32,8 @@ class WebhookDelivery:
             delivery_id (UUID):
             app_id (UUID):
             clickwrap_event_id (UUID):
-            event_type (WebhookDeliveryEventType):
+            event_type (WebhookEventType): Every webhook event type. Only `CLICKWRAP_EVENT_VERIFIED` is sent today; the
+                others belong to the features that emit them.
             state (WebhookState):
             attempts (int):
             next_attempt_at (datetime.datetime | None):
@@ -46,7 +47,7 @@ class WebhookDelivery:
     delivery_id: UUID
     app_id: UUID
     clickwrap_event_id: UUID
-    event_type: WebhookDeliveryEventType
+    event_type: WebhookEventType
     state: WebhookState
     attempts: int
     next_attempt_at: datetime.datetime | None
@@ -141,7 +142,7 @@ class WebhookDelivery:
 
 
 
-        event_type = WebhookDeliveryEventType(d.pop("eventType"))
+        event_type = WebhookEventType(d.pop("eventType"))
 
 
 

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from typing import cast
 from typing import Literal, cast
+import datetime
 
 if TYPE_CHECKING:
   from ..models.verified_event import VerifiedEvent
@@ -24,13 +25,16 @@ T = TypeVar("T", bound="WebhookPayload")
 
 @_attrs_define
 class WebhookPayload:
-    """ 
+    """ The body of `CLICKWRAP_EVENT_VERIFIED`.
+
         Attributes:
             event_type (Literal['CLICKWRAP_EVENT_VERIFIED']):
+            timestamp (datetime.datetime): RFC 3339, UTC with `Z`, millisecond precision.
             data (VerifiedEvent): The answer of a verification: the event's fields less `presentedAt`.
      """
 
     event_type: Literal['CLICKWRAP_EVENT_VERIFIED']
+    timestamp: datetime.datetime
     data: VerifiedEvent
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -42,6 +46,8 @@ class WebhookPayload:
         from ..models.verified_event import VerifiedEvent # noqa: PLC0415
         event_type = self.event_type
 
+        timestamp = self.timestamp.isoformat()
+
         data = self.data.to_dict()
 
 
@@ -49,6 +55,7 @@ class WebhookPayload:
         field_dict.update(self.additional_properties)
         field_dict.update({
             "eventType": event_type,
+            "timestamp": timestamp,
             "data": data,
         })
 
@@ -64,6 +71,11 @@ class WebhookPayload:
         if event_type != 'CLICKWRAP_EVENT_VERIFIED':
             raise ValueError(f"eventType must match const 'CLICKWRAP_EVENT_VERIFIED', got '{event_type}'")
 
+        timestamp = datetime.datetime.fromisoformat(d.pop("timestamp"))
+
+
+
+
         data = VerifiedEvent.from_dict(d.pop("data"))
 
 
@@ -71,6 +83,7 @@ class WebhookPayload:
 
         webhook_payload = cls(
             event_type=event_type,
+            timestamp=timestamp,
             data=data,
         )
 

@@ -22,7 +22,9 @@ T = TypeVar("T", bound="WebhookSigningSecret")
 class WebhookSigningSecret:
     """ 
         Attributes:
-            webhook_signing_secret (str):
+            webhook_signing_secret (str): `whsec_` + base64 (standard alphabet, padded) of 32 random bytes, the Standard
+                Webhooks format; secrets made before are `whsec_` + 64 hex digits and keep working. Give it as shown to the
+                official `standardwebhooks` libraries; the spec's `X-Service-Signature` is keyed by its text.
      """
 
     webhook_signing_secret: str

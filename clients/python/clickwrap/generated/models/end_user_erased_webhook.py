@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+from typing import Literal, cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.end_user_erased_data import EndUserErasedData
+
+
+
+
+
+T = TypeVar("T", bound="EndUserErasedWebhook")
+
+
+
+@_attrs_define
+class EndUserErasedWebhook:
+    """ The body of `END_USER_ERASED`.
+
+        Attributes:
+            event_type (Literal['END_USER_ERASED']):
+            timestamp (datetime.datetime): RFC 3339, UTC with `Z`, millisecond precision.
+            data (EndUserErasedData):
+     """
+
+    event_type: Literal['END_USER_ERASED']
+    timestamp: datetime.datetime
+    data: EndUserErasedData
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.end_user_erased_data import EndUserErasedData # noqa: PLC0415
+        event_type = self.event_type
+
+        timestamp = self.timestamp.isoformat()
+
+        data = self.data.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "eventType": event_type,
+            "timestamp": timestamp,
+            "data": data,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.end_user_erased_data import EndUserErasedData # noqa: PLC0415
+        d = dict(src_dict)
+        event_type = cast(Literal['END_USER_ERASED'] , d.pop("eventType"))
+        if event_type != 'END_USER_ERASED':
+            raise ValueError(f"eventType must match const 'END_USER_ERASED', got '{event_type}'")
+
+        timestamp = datetime.datetime.fromisoformat(d.pop("timestamp"))
+
+
+
+
+        data = EndUserErasedData.from_dict(d.pop("data"))
+
+
+
+
+        end_user_erased_webhook = cls(
+            event_type=event_type,
+            timestamp=timestamp,
+            data=data,
+        )
+
+
+        end_user_erased_webhook.additional_properties = d
+        return end_user_erased_webhook
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
