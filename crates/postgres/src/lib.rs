@@ -67,6 +67,15 @@ impl PgStore {
         &self.pool
     }
 
+    /// Closes every idle pooled connection; the next checkouts open new ones on the runtime that
+    /// asks. For the server's stop: a connection's socket is driven by a task of the runtime that
+    /// opened it, so the connections the HTTP workers opened die with the workers' runtimes, and
+    /// the last background work (the final rate-limit sync, the dispatcher giving back its claims)
+    /// would meet them closed, possibly in the middle of a statement.
+    pub fn close_idle_connections(&self) {
+        self.pool.retain(|_, _| false);
+    }
+
     async fn conn(&self) -> Result<Object<DbConnection>, StorageError> {
         self.pool.get().await.map_err(errors::from_pool)
     }

@@ -219,7 +219,13 @@ impl StopSignals {
 /// The stop (docs/operations.md, "Stopping"): on the first signal, `/readyz` answers 503 while the
 /// instance serves on for `drain`, so that load balancers stop sending (a second signal cuts that
 /// short); then the listener closes and requests in flight finish (at most 30 s).
-async fn stop_on_signal(mut signals: StopSignals, server: ServerHandle, draining: Draining, drain: Duration) {
+async fn stop_on_signal(
+    mut signals: StopSignals,
+    server: ServerHandle,
+    draining: Draining,
+    drain: Duration,
+    syncs: Arc<PeriodicSyncs>,
+) {
     signals.next().await;
     draining.begin();
     tracing::info!(
@@ -232,7 +238,26 @@ async fn stop_on_signal(mut signals: StopSignals, server: ServerHandle, draining
         () = signals.next() => tracing::info!("second stop signal: the rest of the drain is skipped"),
     }
     tracing::info!("stopped accepting connections; letting requests in flight finish");
+    syncs.end().await;
     server.stop(true).await;
+}
+
+/// The periodic rate-limit syncs, which end before the HTTP workers stop: a sync on a connection
+/// the workers opened would be cut off when their runtimes end, mid-statement, counting its hits
+/// twice (sent again) or not at all. The last sync runs after the stop, on a new connection.
+#[derive(Debug, Default)]
+struct PeriodicSyncs {
+    /// Held by a sync while it runs, and by [`Self::end`] while it ends them.
+    running: tokio::sync::Mutex<()>,
+    ended: AtomicBool,
+}
+
+impl PeriodicSyncs {
+    /// Waits for a sync in flight, and lets no other start.
+    async fn end(&self) {
+        let _running = self.running.lock().await;
+        self.ended.store(true, Ordering::SeqCst);
+    }
 }
 
 /// Answers `Connection: close` while draining, so a client's next request opens a connection
@@ -306,8 +331,13 @@ pub(crate) async fn serve(
     let metrics = web::Data::new(Metrics::default());
     let (stop_background, stopped) = watch::channel(false);
     let purge = tokio::spawn(purge_rate_limits(store.clone(), stopped.clone()));
-    let rate_limit_sync =
-        tokio::spawn(sync_rate_limits(state.service.clone(), config.rate_limit_sync, stopped.clone()));
+    let periodic_syncs = Arc::new(PeriodicSyncs::default());
+    let rate_limit_sync = tokio::spawn(sync_rate_limits(
+        state.service.clone(),
+        config.rate_limit_sync,
+        periodic_syncs.clone(),
+        stopped.clone(),
+    ));
     let unverified_purge = tokio::spawn(purge_unverified_events(
         store.clone(),
         time::Duration::try_from(config.signature_ttl).unwrap_or(time::Duration::days(7)),
@@ -370,8 +400,13 @@ pub(crate) async fn serve(
         handle
     });
     let server = server.run();
-    let stopper =
-        tokio::spawn(stop_on_signal(signals, server.handle(), draining.get_ref().clone(), config.shutdown_drain));
+    let stopper = tokio::spawn(stop_on_signal(
+        signals,
+        server.handle(),
+        draining.get_ref().clone(),
+        config.shutdown_drain,
+        periodic_syncs,
+    ));
     let served = server.await;
     stopper.abort();
     served.map_err(|e| StartError::Other(e.to_string()))?;
@@ -380,6 +415,9 @@ pub(crate) async fn serve(
         metrics.stop(true).await;
     }
 
+    // The connections the HTTP workers opened end with the workers' runtimes: the background
+    // work's last statements run on new ones.
+    store.close_idle_connections();
     tracing::info!("stopping background work");
     let _ = stop_background.send(true);
     let running = dispatcher.lock().ok().and_then(|mut slot| slot.take());
@@ -526,13 +564,22 @@ async fn sign_tree_heads(service: ClickwrapService, mut stop: watch::Receiver<bo
 /// what the other instances added (one statement, none when nothing moved). A failed sync (the
 /// database away) keeps the hits for the next one; requests are decided in memory meanwhile. On
 /// stop, after the last request, a last sync, so that the hits are not lost to the others.
-async fn sync_rate_limits(service: ClickwrapService, interval: Duration, mut stop: watch::Receiver<bool>) {
+async fn sync_rate_limits(
+    service: ClickwrapService,
+    interval: Duration,
+    periodic: Arc<PeriodicSyncs>,
+    mut stop: watch::Receiver<bool>,
+) {
     let mut failing = false;
     loop {
         let stopping = tokio::select! {
             _ = tokio::time::sleep(interval) => false,
             _ = stop.changed() => true,
         };
+        let _running = if stopping { None } else { Some(periodic.running.lock().await) };
+        if !stopping && periodic.ended.load(Ordering::SeqCst) {
+            continue;
+        }
         match service.sync_rate_limits().await {
             Ok(keys) => {
                 if failing {
