@@ -152,19 +152,23 @@ fn fresh(timestamp_header: &str, now_secs: i64) -> Result<i64, WebhookSignatureE
 }
 
 fn standard_payload(msg_id: &str, timestamp: &str, raw_body: &[u8]) -> Vec<u8> {
-    let mut content = Vec::with_capacity(msg_id.len() + 1 + timestamp.len() + 1 + raw_body.len());
-    content.extend_from_slice(msg_id.as_bytes());
-    content.push(b'.');
-    content.extend_from_slice(&payload(timestamp, raw_body));
-    content
+    dotted(&[msg_id.as_bytes(), timestamp.as_bytes(), raw_body])
 }
 
 fn payload(timestamp: &str, raw_body: &[u8]) -> Vec<u8> {
-    let mut payload = Vec::with_capacity(timestamp.len() + 1 + raw_body.len());
-    payload.extend_from_slice(timestamp.as_bytes());
-    payload.push(b'.');
-    payload.extend_from_slice(raw_body);
-    payload
+    dotted(&[timestamp.as_bytes(), raw_body])
+}
+
+/// The parts joined by `.`, as both schemes sign them, in one allocation.
+fn dotted(parts: &[&[u8]]) -> Vec<u8> {
+    let mut joined = Vec::with_capacity(parts.iter().map(|part| part.len() + 1).sum());
+    for (index, part) in parts.iter().enumerate() {
+        if index > 0 {
+            joined.push(b'.');
+        }
+        joined.extend_from_slice(part);
+    }
+    joined
 }
 
 #[cfg(test)]
