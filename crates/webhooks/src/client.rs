@@ -23,9 +23,9 @@ use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 
 use crate::guard::{AddressPolicy, ConnectError, Dial, GuardedConnector, Resolve, SystemResolver, TcpDialer};
-use crate::receiver::{
-    SIGNATURE_HEADER, STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, TIMESTAMP_HEADER,
-};
+use clickwrap_domain::webhooks::signing::{WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER};
+
+use crate::receiver::{SIGNATURE_HEADER, TIMESTAMP_HEADER};
 
 /// What signs one attempt: the spec's two headers and the three of Standard Webhooks v1.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,9 +179,9 @@ impl WebhookClient {
             .header(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE))
             .header(TIMESTAMP_HEADER, &timestamp)
             .header(SIGNATURE_HEADER, &signed.service_signature)
-            .header(STANDARD_ID_HEADER, &signed.message_id)
-            .header(STANDARD_TIMESTAMP_HEADER, &timestamp)
-            .header(STANDARD_SIGNATURE_HEADER, &signed.standard_signature)
+            .header(WEBHOOK_ID_HEADER, &signed.message_id)
+            .header(WEBHOOK_TIMESTAMP_HEADER, &timestamp)
+            .header(WEBHOOK_SIGNATURE_HEADER, &signed.standard_signature)
             .body(Full::new(body))
             .map_err(|e| SendError { class: AttemptError::Protocol, detail: e.to_string() })?;
         let response = match tokio::time::timeout_at(deadline, self.client.request(request)).await {

@@ -28,7 +28,9 @@
 //! more times), and process it idempotently, keyed on `webhook-id` (or, for this event type,
 //! `data.clickwrapEventId`): a delivery can arrive more than once.
 
-use clickwrap_domain::webhooks::signing::{self, WebhookSignatureError};
+use clickwrap_domain::webhooks::signing::{
+    self, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, WebhookSignatureError,
+};
 
 pub use clickwrap_domain::webhooks::signing::{SIGNATURE_TOLERANCE_SECS, sign};
 
@@ -36,13 +38,6 @@ pub use clickwrap_domain::webhooks::signing::{SIGNATURE_TOLERANCE_SECS, sign};
 pub const SIGNATURE_HEADER: &str = "X-Service-Signature";
 /// The header that carries the Unix time (seconds) the request was signed at.
 pub const TIMESTAMP_HEADER: &str = "X-Service-Timestamp";
-
-/// Standard Webhooks: the message id, the receiver's idempotency key.
-pub const STANDARD_ID_HEADER: &str = signing::WEBHOOK_ID_HEADER;
-/// Standard Webhooks: the Unix time (seconds) the request was signed at, equal to `X-Service-Timestamp`.
-pub const STANDARD_TIMESTAMP_HEADER: &str = signing::WEBHOOK_TIMESTAMP_HEADER;
-/// Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`.
-pub const STANDARD_SIGNATURE_HEADER: &str = signing::WEBHOOK_SIGNATURE_HEADER;
 
 /// Why a received webhook is refused (answer 400 or 401; do not process it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -89,9 +84,9 @@ pub fn verify_standard_request(
     raw_body: &[u8],
     now_secs: i64,
 ) -> Result<(), VerifyError> {
-    let id = single(headers, STANDARD_ID_HEADER)?;
-    let signature = single(headers, STANDARD_SIGNATURE_HEADER)?;
-    let timestamp = single(headers, STANDARD_TIMESTAMP_HEADER)?;
+    let id = single(headers, WEBHOOK_ID_HEADER)?;
+    let signature = single(headers, WEBHOOK_SIGNATURE_HEADER)?;
+    let timestamp = single(headers, WEBHOOK_TIMESTAMP_HEADER)?;
     verify_standard_values(secret, Some(id), Some(signature), Some(timestamp), raw_body, now_secs)
 }
 
@@ -104,9 +99,9 @@ pub fn verify_standard_values(
     raw_body: &[u8],
     now_secs: i64,
 ) -> Result<(), VerifyError> {
-    let id = id.ok_or(VerifyError::MissingHeader(STANDARD_ID_HEADER))?;
-    let signature = signature.ok_or(VerifyError::MissingHeader(STANDARD_SIGNATURE_HEADER))?;
-    let timestamp = timestamp.ok_or(VerifyError::MissingHeader(STANDARD_TIMESTAMP_HEADER))?;
+    let id = id.ok_or(VerifyError::MissingHeader(WEBHOOK_ID_HEADER))?;
+    let signature = signature.ok_or(VerifyError::MissingHeader(WEBHOOK_SIGNATURE_HEADER))?;
+    let timestamp = timestamp.ok_or(VerifyError::MissingHeader(WEBHOOK_TIMESTAMP_HEADER))?;
     let key = signing::standard_key(secret).ok_or(VerifyError::MalformedSecret)?;
     signing::verify_standard(&key, id, signature, timestamp, raw_body, now_secs)?;
     Ok(())
@@ -205,7 +200,7 @@ mod tests {
             headers.remove("webhook-id");
             assert_eq!(
                 verify_standard_request(secret, &headers, BODY, NOW),
-                Err(VerifyError::MissingHeader(STANDARD_ID_HEADER))
+                Err(VerifyError::MissingHeader(WEBHOOK_ID_HEADER))
             );
         }
     }
